@@ -1,0 +1,555 @@
+# cython: language_level=3
+"""The Board: an Othello position with a move stack, over the C rules core.
+
+Modelled on python-chess's ``chess.Board``: ``push``/``pop``/``peek``, a live
+``legal_moves`` view, outcome, copies, pickling, and text in the project's formats.
+"""
+import os
+from collections import namedtuple
+
+import numpy as np
+
+from libc.stdint cimport uint64_t
+from cythello._rules cimport (
+    Position, play, legal_moves as c_legal_moves, flips as c_flips, count, first_square,
+    final_disc_difference, PASS_MOVE,
+)
+from cythello._rng cimport Rng, rng_seed
+from cythello._rollout cimport playout, ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+
+from cythello.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
+from cythello.squares import (
+    BLACK, WHITE, PASS, SQUARE_NAMES, COLOR_NAMES, move_from, parse_move, squares_of,
+)
+
+STARTING_BOARD_STRING = (
+    "---------------------------OX------XO--------------------------- X"
+)
+cdef uint64_t START_BLACK = 0x0000000810000000ULL   # d5, e4
+cdef uint64_t START_WHITE = 0x0000001008000000ULL   # d4, e5
+cdef uint64_t ALL_BITS = 0xFFFFFFFFFFFFFFFFULL
+
+# 60 placements and at most one pass before each of them bound any game.
+cdef enum:
+    MAX_PLIES = 128
+
+cdef struct Undo:
+    uint64_t flipped
+    int move
+
+
+class Outcome(namedtuple("Outcome", "winner black white")):
+    """How a game ended: ``winner`` is BLACK, WHITE or None for a draw; ``black`` and
+    ``white`` are disc counts.  ``difference`` is black minus white; ``score`` gives the
+    empties to the winner, as tournaments (and the FFO scores) count it."""
+
+    __slots__ = ()
+
+    @property
+    def difference(self):
+        return self.black - self.white
+
+    @property
+    def score(self):
+        empties = 64 - self.black - self.white
+        d = self.black - self.white
+        return d + empties if d > 0 else d - empties if d < 0 else 0
+
+    def result(self):
+        """``"33-31"``: black's discs, then white's."""
+        return f"{self.black}-{self.white}"
+
+
+PlayoutStats = namedtuple("PlayoutStats", "wins draws losses mean_disc_difference")
+PlayoutStats.__doc__ = ("Random playouts from a position, counted for the side to move there; "
+                        "the disc difference gives empties to the winner.")
+
+
+cdef uint64_t _mask_arg(object value, str name) except? 0:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int bitboard, not {type(value).__name__}")
+    if value < 0 or value > 0xFFFFFFFFFFFFFFFF:
+        raise InvalidBoardError(f"{name} must fit in 64 bits: {value}")
+    return <uint64_t>value
+
+
+cdef int _color_arg(object turn) except -1:
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise TypeError(f"turn must be BLACK (0) or WHITE (1), not {type(turn).__name__}")
+    if turn != BLACK and turn != WHITE:
+        raise InvalidBoardError(f"turn must be BLACK (0) or WHITE (1), not {turn}")
+    return turn
+
+
+cdef class LegalMoves:
+    """A live view of the legal moves of a board: iterable any number of times, with ``len``,
+    ``in`` and truth value.  Holds ``PASS`` alone when the side to move must pass, and nothing
+    once the game is over."""
+
+    cdef Board board
+
+    def __cinit__(self, Board board):
+        self.board = board
+
+    def __iter__(self):
+        cdef uint64_t m = self.board._placements()
+        if m == 0:
+            if self.board._must_pass():
+                yield PASS
+            return
+        while m:
+            yield first_square(m)
+            m &= m - 1
+
+    def __len__(self):
+        cdef uint64_t m = self.board._placements()
+        if m == 0:
+            return 1 if self.board._must_pass() else 0
+        return count(m)
+
+    def __bool__(self):
+        return self.board._placements() != 0 or self.board._must_pass()
+
+    def __contains__(self, move):
+        try:
+            return self.board.is_legal(move)
+        except (TypeError, ValueError):
+            return False
+
+    def __repr__(self):
+        names = ", ".join(SQUARE_NAMES[m] if m != PASS else "pass" for m in self)
+        return f"<LegalMoves ({names})>"
+
+
+cdef class Board:
+    """An Othello position and the moves that led to it.
+
+    ``Board()`` is the start position (black to move; d4 and e5 white, d5 and e4 black).
+    ``Board(text)`` reads a board string: 64 characters of ``X``, ``O`` or ``-`` from a1 to
+    h8, a space, and the side to move (``X`` or ``O``) -- the ``.obf`` format.
+    """
+
+    cdef uint64_t _black, _white
+    cdef int _turn
+    cdef int _ply
+    cdef Undo _stack[MAX_PLIES]
+
+    def __init__(self, board_string=None):
+        self._ply = 0
+        if board_string is None:
+            self._black, self._white, self._turn = START_BLACK, START_WHITE, BLACK
+        else:
+            self._set_board_string(board_string)
+
+    # -- construction -------------------------------------------------------------------------
+
+    cdef _set_board_string(self, object text):
+        if not isinstance(text, str):
+            raise TypeError(f"a board string is a str, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) != 2:
+            raise InvalidBoardError(
+                "a board string is 64 squares (X, O or -), a space and the side to move "
+                f"(X or O); got {len(parts)} field(s) in {text[:80]!r}")
+        cells, side = parts
+        if len(cells) != 64:
+            raise InvalidBoardError(f"a board string needs 64 squares, got {len(cells)}")
+        cdef uint64_t black = 0, white = 0
+        cdef int i
+        for i in range(64):
+            ch = cells[i]
+            if ch in "Xx*":
+                black |= (<uint64_t>1) << i
+            elif ch in "Oo":
+                white |= (<uint64_t>1) << i
+            elif ch not in "-.":
+                raise InvalidBoardError(
+                    f"square {SQUARE_NAMES[i]} of the board string is {ch!r}; expected X, O or -")
+        if side in ("X", "x", "*", "B", "b"):
+            self._turn = BLACK
+        elif side in ("O", "o", "W", "w"):
+            self._turn = WHITE
+        else:
+            raise InvalidBoardError(f"side to move must be X or O, not {side!r}")
+        self._black, self._white = black, white
+
+    @classmethod
+    def from_bitboards(cls, black, white, turn=BLACK):
+        """A board from two 64-bit masks (bit i = square i) and the side to move."""
+        cdef uint64_t b = _mask_arg(black, "black"), w = _mask_arg(white, "white")
+        if b & w:
+            raise InvalidBoardError(
+                f"black and white share squares: {[SQUARE_NAMES[s] for s in squares_of(b & w)]}")
+        cdef Board board = cls.__new__(cls)
+        board._black, board._white, board._turn, board._ply = b, w, _color_arg(turn), 0
+        return board
+
+    @classmethod
+    def empty(cls):
+        """A board with no discs, black to move."""
+        return cls.from_bitboards(0, 0, BLACK)
+
+    @classmethod
+    def from_transcript(cls, transcript, start=None):
+        """Replay a transcript such as ``"f5d6c3d3c4"`` from ``start`` (default: the start
+        position).  Forced passes are implicit; ``pa``/``--`` may also spell them out."""
+        if not isinstance(transcript, str):
+            raise TypeError(f"a transcript is a str like 'f5d6c3', not {type(transcript).__name__}")
+        cdef Board board = cls() if start is None else start.copy(stack=False)
+        text = "".join(transcript.split())
+        if len(text) % 2:
+            raise InvalidBoardError(f"a transcript is two characters a move; {text!r} has odd length")
+        for i in range(0, len(text), 2):
+            token = text[i:i + 2]
+            try:
+                move = parse_move(token)
+            except InvalidMoveError:
+                raise InvalidMoveError(f"move {i // 2 + 1} of the transcript is not a move: {token!r}") from None
+            if move != PASS and board._must_pass():
+                board._push(PASS_MOVE)
+            if not board._is_legal(move):
+                raise IllegalMoveError(
+                    f"move {i // 2 + 1} of the transcript, {token}, is illegal for "
+                    f"{COLOR_NAMES[board._turn]} after {board.transcript() or 'the start'}")
+            board._push(move)
+        return board
+
+    # -- C-level helpers ----------------------------------------------------------------------
+
+    cdef inline uint64_t _own(self) noexcept:
+        return self._white if self._turn else self._black
+
+    cdef inline uint64_t _opp(self) noexcept:
+        return self._black if self._turn else self._white
+
+    cdef inline uint64_t _placements(self) noexcept:
+        return c_legal_moves(self._own(), self._opp())
+
+    cdef inline bint _must_pass(self) noexcept:
+        return (c_legal_moves(self._own(), self._opp()) == 0
+                and c_legal_moves(self._opp(), self._own()) != 0)
+
+    cdef inline bint _is_legal(self, int move) noexcept:
+        if move == PASS_MOVE:
+            return self._must_pass()
+        return (self._placements() >> move) & 1
+
+    cdef _push(self, int move):
+        if self._ply >= MAX_PLIES:
+            raise IllegalMoveError("move stack is full")  # unreachable for legal games
+        cdef uint64_t f = 0
+        if move != PASS_MOVE:
+            f = c_flips(self._own(), self._opp(), move)
+            if self._turn == BLACK:
+                self._black |= f | ((<uint64_t>1) << move)
+                self._white &= ~f
+            else:
+                self._white |= f | ((<uint64_t>1) << move)
+                self._black &= ~f
+        self._stack[self._ply].flipped = f
+        self._stack[self._ply].move = move
+        self._ply += 1
+        self._turn ^= 1
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def turn(self):
+        """The side to move: BLACK (0) or WHITE (1)."""
+        return self._turn
+
+    @property
+    def black(self):
+        """Bitboard of black's discs (bit i = square i)."""
+        return self._black
+
+    @property
+    def white(self):
+        """Bitboard of white's discs."""
+        return self._white
+
+    @property
+    def legal_moves(self):
+        """A live view of the legal moves (squares, or ``PASS`` alone when forced)."""
+        return LegalMoves(self)
+
+    @property
+    def legal_moves_mask(self):
+        """Bitboard of the squares the side to move may play (0 when it must pass)."""
+        return self._placements()
+
+    @property
+    def move_stack(self):
+        """The moves pushed since this board was set up, passes included."""
+        return [self._stack[i].move for i in range(self._ply)]
+
+    @property
+    def ply(self):
+        """Number of moves on the move stack."""
+        return self._ply
+
+    def piece_at(self, square):
+        """BLACK, WHITE or None for the disc on ``square``."""
+        cdef int sq = move_from(square)
+        if sq == PASS_MOVE:
+            raise InvalidMoveError("PASS is not a square")
+        if (self._black >> sq) & 1:
+            return BLACK
+        if (self._white >> sq) & 1:
+            return WHITE
+        return None
+
+    def discs(self, color):
+        """Number of discs of ``color``."""
+        return count(self._white if _color_arg(color) else self._black)
+
+    def empties(self):
+        """Number of empty squares."""
+        return 64 - count(self._black | self._white)
+
+    def is_legal(self, move):
+        """Whether ``move`` (an int or a name like ``"f5"``/``"pass"``) is legal here."""
+        return self._is_legal(move_from(move))
+
+    def must_pass(self):
+        """True when the side to move has no placement but the game goes on."""
+        return self._must_pass()
+
+    def is_game_over(self):
+        """True when neither side can place a disc."""
+        return self._placements() == 0 and c_legal_moves(self._opp(), self._own()) == 0
+
+    def outcome(self):
+        """The :class:`Outcome` of a finished game, or None while it goes on."""
+        if not self.is_game_over():
+            return None
+        cdef int b = count(self._black), w = count(self._white)
+        return Outcome(BLACK if b > w else WHITE if w > b else None, b, w)
+
+    def flips(self, move):
+        """The squares ``move`` would turn over (ascending); raises if it is illegal."""
+        cdef int m = move_from(move)
+        if not self._is_legal(m):
+            raise IllegalMoveError(f"{_name(m)} is not legal for {COLOR_NAMES[self._turn]}")
+        if m == PASS_MOVE:
+            return []
+        return squares_of(c_flips(self._own(), self._opp(), m))
+
+    # -- moves --------------------------------------------------------------------------------
+
+    def push(self, move):
+        """Play ``move`` (a square int, a name like ``"f5"``, or PASS when forced)."""
+        cdef int m = move_from(move)
+        if not self._is_legal(m):
+            if m == PASS_MOVE:
+                why = "the game is over" if self.is_game_over() else "a placement is possible"
+                raise IllegalMoveError(f"pass is not legal: {why}")
+            raise IllegalMoveError(f"{SQUARE_NAMES[m]} is not legal for {COLOR_NAMES[self._turn]}")
+        self._push(m)
+
+    def push_str(self, text):
+        """Alias of :meth:`push` for move names, like python-chess's ``push_uci``."""
+        self.push(parse_move(text))
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if self._ply == 0:
+            raise IndexError("pop from an empty move stack")
+        self._ply -= 1
+        cdef int move = self._stack[self._ply].move
+        cdef uint64_t f = self._stack[self._ply].flipped, placed
+        self._turn ^= 1
+        if move != PASS_MOVE:
+            placed = f | ((<uint64_t>1) << move)
+            if self._turn == BLACK:
+                self._black &= ~placed
+                self._white |= f
+            else:
+                self._white &= ~placed
+                self._black |= f
+        return move
+
+    def peek(self):
+        """The last move pushed."""
+        if self._ply == 0:
+            raise IndexError("peek at an empty move stack")
+        return self._stack[self._ply - 1].move
+
+    def copy(self, stack=True):
+        """An independent copy; ``stack=False`` drops the move history."""
+        cdef Board b = type(self).__new__(type(self))
+        b._black, b._white, b._turn = self._black, self._white, self._turn
+        b._ply = 0
+        if stack:
+            b._ply = self._ply
+            for i in range(self._ply):
+                b._stack[i] = self._stack[i]
+        return b
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def root(self):
+        """A copy of the position before the first move on the stack."""
+        cdef Board b = self.copy()
+        while b._ply:
+            b.pop()
+        return b
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def board_string(self):
+        """64 characters X/O/- from a1, a space, and the side to move: the ``.obf`` format."""
+        cells = []
+        for i in range(64):
+            cells.append("X" if (self._black >> i) & 1 else "O" if (self._white >> i) & 1 else "-")
+        return "".join(cells) + (" O" if self._turn else " X")
+
+    def transcript(self):
+        """The placements on the move stack as ``"f5d6c3…"`` (passes are implicit)."""
+        return "".join(SQUARE_NAMES[self._stack[i].move] for i in range(self._ply)
+                       if self._stack[i].move != PASS_MOVE)
+
+    def __str__(self):
+        cdef uint64_t legal = self._placements()
+        lines = ["  a b c d e f g h"]
+        for r in range(8):
+            row = []
+            for c in range(8):
+                i = r * 8 + c
+                row.append("X" if (self._black >> i) & 1 else "O" if (self._white >> i) & 1
+                           else "." if (legal >> i) & 1 else "-")
+            lines.append(f"{r + 1} " + " ".join(row))
+        lines.append(f"{COLOR_NAMES[self._turn]} to move"
+                     f" (X {count(self._black)}, O {count(self._white)})")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.board_string()!r})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Board):
+            return NotImplemented
+        cdef Board o = other
+        return self._black == o._black and self._white == o._white and self._turn == o._turn
+
+    def __hash__(self):
+        return hash((self._black, self._white, self._turn))
+
+    def __reduce__(self):
+        root = self.root()
+        return (_rebuild, (root.board_string(), self.move_stack))
+
+    # -- numpy views --------------------------------------------------------------------------
+
+    def to_array(self):
+        """An 8x8 int8 array, rows 1-8 by columns a-h: 1 black, -1 white, 0 empty."""
+        bits = np.array([self._black, self._white], dtype=np.uint64)
+        unpacked = np.unpackbits(bits.view(np.uint8), bitorder="little").reshape(2, 64)
+        return (unpacked[0].astype(np.int8) - unpacked[1].astype(np.int8)).reshape(8, 8)
+
+    def planes(self, dtype=np.float32):
+        """A (2, 8, 8) array of 0/1: the side to move's discs, then the opponent's."""
+        bits = np.array([self._own(), self._opp()], dtype=np.uint64)
+        unpacked = np.unpackbits(bits.view(np.uint8), bitorder="little")
+        return unpacked.reshape(2, 8, 8).astype(dtype)
+
+    # -- C access for the search modules -------------------------------------------------------
+
+    cpdef tuple position(self):
+        """``(own, opponent)`` bitboards of the side to move."""
+        return (self._own(), self._opp())
+
+
+def _rebuild(root_string, moves):
+    board = Board(root_string)
+    for m in moves:
+        board.push(m)
+    return board
+
+
+def _name(int move):
+    return "pass" if move == PASS_MOVE else SQUARE_NAMES[move]
+
+
+# -- C-speed utilities -------------------------------------------------------------------------
+
+cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
+    cdef uint64_t moves = c_legal_moves(P, O), n = 0, f
+    cdef int sq
+    if moves == 0:
+        if c_legal_moves(O, P) == 0:
+            return 0                          # finished game: no children
+        return 1 if depth == 1 else _perft(O, P, depth - 1)
+    if depth == 1:
+        return count(moves)
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        f = c_flips(P, O, sq)
+        n += _perft(O & ~f, P | f | ((<uint64_t>1) << sq), depth - 1)
+    return n
+
+
+def perft(Board board not None, depth):
+    """Number of move sequences of length ``depth`` from ``board`` (a pass is one ply; a
+    finished game has no children -- OEIS A124004, Edax's ``count games``).  Runs without
+    the GIL."""
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+    if depth < 0 or depth > 60:
+        raise ValueError(f"depth must be 0-60, not {depth}")
+    if depth == 0:
+        return 1
+    cdef uint64_t P = board._own(), O = board._opp(), n
+    cdef int d = depth
+    with nogil:
+        n = _perft(P, O, d)
+    return n
+
+
+ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+
+
+def random_seed():
+    """A fresh 64-bit seed from the operating system."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def _seed_arg(seed):
+    if seed is None:
+        return random_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    return seed & 0xFFFFFFFFFFFFFFFF
+
+
+def random_playouts(Board board not None, n, seed=None, policy="random"):
+    """Play ``n`` games to the end from ``board`` (uniformly random moves, or the heuristic
+    rollout policy) and count them for the side to move: :class:`PlayoutStats`.  Runs in C
+    without the GIL; the same seed gives the same result."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if n < 0 or n > 10**12:
+        raise ValueError(f"n must be between 0 and 10**12, not {n}")
+    if policy not in ROLLOUT_POLICIES:
+        raise ValueError(f"policy must be one of {sorted(ROLLOUT_POLICIES)}, not {policy!r}")
+    cdef Rng rng
+    rng_seed(&rng, <uint64_t>_seed_arg(seed))
+    cdef uint64_t P = board._own(), O = board._opp()
+    cdef long long games = n, i, wins = 0, draws = 0, losses = 0, total = 0
+    cdef int d, pol = ROLLOUT_POLICIES[policy]
+    with nogil:
+        for i in range(games):
+            d = playout(P, O, pol, &rng)
+            total += d
+            if d > 0:
+                wins += 1
+            elif d < 0:
+                losses += 1
+            else:
+                draws += 1
+    return PlayoutStats(wins, draws, losses, (<double>total / games) if games else 0.0)

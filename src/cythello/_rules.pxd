@@ -1,0 +1,117 @@
+# cython: language_level=3
+"""Othello rules on bitboards, as inline C for every module that cimports them.
+
+A position is two 64-bit masks: ``P`` the discs of the side to move, ``O`` the opponent's.
+Bit i is square i (a1 = 0, h8 = 63, index = row*8 + col).  Everything here is
+``noexcept nogil`` so the search and rollout loops never touch a Python object.
+"""
+from libc.stdint cimport uint64_t
+
+cdef extern from "cy_platform.h" nogil:
+    int cy_popcount(uint64_t x)
+    int cy_ctz(uint64_t x)
+    int cy_msb(uint64_t x)
+    double cy_monotonic()
+
+cdef extern from "cy_rays.h" nogil:
+    const uint64_t CY_RAYS[64][8]
+    # Files b..g: a horizontal or diagonal run may not wrap from one row into the next.
+    const uint64_t INNER_FILES "CY_INNER_FILES"
+
+cdef enum:
+    PASS_MOVE = 64          # the pass, a move of its own
+    NO_MOVE = 65
+
+
+cdef inline uint64_t _targets_up(uint64_t P, uint64_t M, int s) noexcept nogil:
+    # Parallel prefix fill: the runs of M (opponent discs) that start next to P and
+    # grow toward higher bits, up to 6 long; the square after each run is a target.
+    cdef uint64_t run = M & (P << s)
+    run |= M & (run << s)
+    cdef uint64_t pairs = M & (M << s)
+    run |= pairs & (run << (2 * s))
+    run |= pairs & (run << (2 * s))
+    return run << s
+
+
+cdef inline uint64_t _targets_down(uint64_t P, uint64_t M, int s) noexcept nogil:
+    cdef uint64_t run = M & (P >> s)
+    run |= M & (run >> s)
+    cdef uint64_t pairs = M & (M >> s)
+    run |= pairs & (run >> (2 * s))
+    run |= pairs & (run >> (2 * s))
+    return run >> s
+
+
+cdef inline uint64_t legal_moves(uint64_t P, uint64_t O) noexcept nogil:
+    """Mask of the squares where the side owning ``P`` may place a disc."""
+    cdef uint64_t inner = O & INNER_FILES
+    cdef uint64_t t = (_targets_up(P, inner, 1) | _targets_down(P, inner, 1)
+                       | _targets_up(P, O, 8) | _targets_down(P, O, 8)
+                       | _targets_up(P, inner, 7) | _targets_down(P, inner, 7)
+                       | _targets_up(P, inner, 9) | _targets_down(P, inner, 9))
+    return t & ~(P | O)
+
+
+cdef inline uint64_t flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
+    """Discs of ``O`` turned over when the side owning ``P`` plays on empty ``sq``."""
+    cdef uint64_t result = 0, ray, stop
+    cdef int d
+    # Toward higher indices the first non-opponent square is the lowest set bit.
+    for d in range(4):
+        ray = CY_RAYS[sq][d]
+        stop = ray & ~O
+        stop &= (0 - stop)
+        result |= ray & (stop - 1) & (0 - <uint64_t>((stop & P) != 0))
+    # Toward lower indices it is the highest set bit (bit 0 stands in for "none").
+    for d in range(4, 8):
+        ray = CY_RAYS[sq][d]
+        stop = (<uint64_t>1) << cy_msb((ray & ~O) | 1)
+        result |= ray & ~((stop << 1) - 1) & (0 - <uint64_t>((stop & P & ray) != 0))
+    return result
+
+
+cdef inline int count(uint64_t bits) noexcept nogil:
+    return cy_popcount(bits)
+
+
+cdef inline int first_square(uint64_t bits) noexcept nogil:
+    return cy_ctz(bits)
+
+
+cdef inline bint can_move(uint64_t P, uint64_t O) noexcept nogil:
+    return legal_moves(P, O) != 0
+
+
+cdef inline bint is_game_over(uint64_t P, uint64_t O) noexcept nogil:
+    return legal_moves(P, O) == 0 and legal_moves(O, P) == 0
+
+
+cdef inline int final_disc_difference(uint64_t P, uint64_t O) noexcept nogil:
+    """Disc difference of a finished game for the side owning ``P``; empties go to the
+    winner (the World Othello Federation rule)."""
+    cdef int p = cy_popcount(P), o = cy_popcount(O)
+    cdef int empties = 64 - p - o
+    if p > o:
+        return p - o + empties
+    if o > p:
+        return p - o - empties
+    return 0
+
+
+cdef struct Position:
+    uint64_t P        # discs of the side to move
+    uint64_t O        # discs of the opponent
+
+
+cdef inline void play(Position* pos, int sq) noexcept nogil:
+    """Play ``sq`` (or PASS_MOVE) in place; afterwards the other side is to move."""
+    cdef uint64_t f, mover
+    if sq == PASS_MOVE:
+        mover = pos.P
+    else:
+        f = flips(pos.P, pos.O, sq)
+        mover = pos.P | f | ((<uint64_t>1) << sq)
+        pos.O = pos.O & ~f
+    pos.P = pos.O
+    pos.O = mover

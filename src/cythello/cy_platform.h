@@ -1,0 +1,49 @@
+/* cy_platform.h: the few non-portable primitives cythello needs, for gcc, clang and MSVC.
+ * Baseline instruction sets only: wheels must run on any CPU of their platform. */
+#ifndef CYTHELLO_PLATFORM_H
+#define CYTHELLO_PLATFORM_H
+#include <stdint.h>
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+/* __popcnt64 needs the POPCNT instruction, which baseline x86-64 lacks: count by SWAR. */
+static __inline int cy_popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static __inline int cy_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+static __inline int cy_msb(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#else
+static inline int cy_popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int cy_ctz(uint64_t x) { return __builtin_ctzll(x); }
+static inline int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+/* A monotonic clock in seconds, for search time limits. */
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+static double cy_monotonic(void) {
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart / (double)f.QuadPart;
+}
+#else
+#include <time.h>
+static double cy_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+#endif
+
+/* A stop flag written by one thread and polled by a searching one. */
+static inline int cy_load_flag(const volatile int *p) { return *p; }
+static inline void cy_store_flag(volatile int *p, int v) { *p = v; }
+
+#endif
