@@ -8,3 +8,5 @@ from ._board import (
     STARTING_BOARD_STRING, Board, LegalMoves, Outcome, PlayoutStats, perft, random_playouts,
 )
 from .obf import ObfPosition, parse_obf_line, read_obf
+from .players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
+from .match import MatchResult, play_game, run_match

@@ -29,14 +29,6 @@ cdef uint64_t START_BLACK = 0x0000000810000000ULL   # d5, e4
 cdef uint64_t START_WHITE = 0x0000001008000000ULL   # d4, e5
 cdef uint64_t ALL_BITS = 0xFFFFFFFFFFFFFFFFULL
 
-# 60 placements and at most one pass before each of them bound any game.
-cdef enum:
-    MAX_PLIES = 128
-
-cdef struct Undo:
-    uint64_t flipped
-    int move
-
 
 class Outcome(namedtuple("Outcome", "winner black white")):
     """How a game ended: ``winner`` is BLACK, WHITE or None for a draw; ``black`` and
@@ -129,11 +121,6 @@ cdef class Board:
     h8, a space, and the side to move (``X`` or ``O``) -- the ``.obf`` format.
     """
 
-    cdef uint64_t _black, _white
-    cdef int _turn
-    cdef int _ply
-    cdef Undo _stack[MAX_PLIES]
-
     def __init__(self, board_string=None):
         self._ply = 0
         if board_string is None:
@@ -216,20 +203,20 @@ cdef class Board:
 
     # -- C-level helpers ----------------------------------------------------------------------
 
-    cdef inline uint64_t _own(self) noexcept:
+    cdef uint64_t _own(self) noexcept:
         return self._white if self._turn else self._black
 
-    cdef inline uint64_t _opp(self) noexcept:
+    cdef uint64_t _opp(self) noexcept:
         return self._black if self._turn else self._white
 
-    cdef inline uint64_t _placements(self) noexcept:
+    cdef uint64_t _placements(self) noexcept:
         return c_legal_moves(self._own(), self._opp())
 
-    cdef inline bint _must_pass(self) noexcept:
+    cdef bint _must_pass(self) noexcept:
         return (c_legal_moves(self._own(), self._opp()) == 0
                 and c_legal_moves(self._opp(), self._own()) != 0)
 
-    cdef inline bint _is_legal(self, int move) noexcept:
+    cdef bint _is_legal(self, int move) noexcept:
         if move == PASS_MOVE:
             return self._must_pass()
         return (self._placements() >> move) & 1

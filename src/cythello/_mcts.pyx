@@ -1,0 +1,386 @@
+# cython: language_level=3
+"""Monte Carlo Tree Search in typed C: selection (UCB1), expansion, playout and
+backpropagation, with MCTS-Solver proofs, over the node pool and the rules core.
+
+One :class:`SearchTree` is one tree with its own generator; ``run`` releases the GIL for
+the whole search, so several trees can search at once on Python threads (root
+parallelism) and other threads, a GUI's included, keep running.
+
+Perspective: every node credits results to the player whose move led into it (a flag in
+the node), never by depth parity, so passes need no special case.  Rewards are 1 for a win,
+0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
+"""
+from libc.math cimport logf, sqrtf
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+from cythello._rules cimport (
+    Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
+    cy_monotonic,
+)
+from cythello._rng cimport Rng, rng_seed, rng_below
+from cythello._rollout cimport playout, ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello._pool cimport (
+    Node, NodePool, pool_init, pool_free, pool_alloc, pool_keep_subtree,
+    FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL,
+    UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
+)
+from cythello._board cimport Board
+
+cdef extern from "cy_platform.h" nogil:
+    int cy_load_flag(const int* p)
+    void cy_store_flag(int* p, int v)
+
+cdef enum:
+    MAX_PATH = 160           # 60 placements + passes, with room to spare
+    CLOCK_EVERY = 128        # iterations between clock reads (~0.5 ms at full speed)
+    INV_SQRT_TABLE = 4096
+
+# Why a search stopped.
+cdef enum:
+    STOP_ITERATIONS = 0
+    STOP_TIME = 1
+    STOP_NODES = 2
+    STOP_SIGNAL = 3
+    STOP_SOLVED = 4
+
+STOP_REASONS = ("iterations", "time", "nodes", "stopped", "solved")
+PROOF_NAMES = (None, "win", "loss", "draw")
+NODE_BYTES = sizeof(Node)
+ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+
+cdef float INV_SQRT[INV_SQRT_TABLE]
+for _n in range(1, INV_SQRT_TABLE):
+    INV_SQRT[_n] = 1.0 / sqrtf(<float>_n)
+
+
+cdef inline float inv_sqrt(uint32_t n) noexcept nogil:
+    return INV_SQRT[n] if n < INV_SQRT_TABLE else 1.0 / sqrtf(<float>n)
+
+
+cdef class SearchTree:
+    """One MCTS tree over a position.  Not thread-safe by itself: one thread searches it,
+    any thread may call :meth:`stop`."""
+
+    cdef NodePool pool
+    cdef Position root_pos
+    cdef int root_turn             # colour to move at the root: 0 black, 1 white
+    cdef Rng rng
+    cdef float exploration
+    cdef int policy
+    cdef double disc_weight
+    cdef uint32_t expand_after
+    cdef int stop_flag
+    cdef readonly uint64_t total_iterations
+
+    def __cinit__(self, Board board not None, *, double exploration=1.4142135623730951,
+                  str rollout="random", seed=0, max_nodes=4_000_000, double disc_weight=0.0,
+                  int expand_after=1):
+        if rollout not in ROLLOUT_POLICIES:
+            raise ValueError(f"rollout must be one of {sorted(ROLLOUT_POLICIES)}, not {rollout!r}")
+        if not 16 <= max_nodes <= 0xFFFFFFF0:
+            raise ValueError(f"max_nodes must be between 16 and 4294967280, not {max_nodes}")
+        self.exploration = exploration
+        self.policy = ROLLOUT_POLICIES[rollout]
+        self.disc_weight = disc_weight
+        self.expand_after = expand_after if expand_after > 0 else 1
+        rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        if pool_init(&self.pool, <uint32_t>max_nodes) != 0:
+            raise MemoryError("cannot allocate the node pool")
+        self._set_root(board)
+
+    def __dealloc__(self):
+        pool_free(&self.pool)
+
+    cdef _set_root(self, Board board):
+        own, opp = board.position()
+        self.root_pos.P = own
+        self.root_pos.O = opp
+        self.root_turn = board.turn
+        self.pool.size = 1
+        cdef Node* root = &self.pool.nodes[0]
+        root.reward = 0
+        root.visits = root.first_child = root.virtual_loss = 0
+        root.move = PASS_MOVE
+        root.num_children = root.proven = 0
+        root.flags = 0 if self.root_turn else FLAG_WHITE_MOVED
+        self.total_iterations = 0
+
+    # -- the C search ----------------------------------------------------------------------
+
+    cdef inline double _reward(self, int mover_diff) noexcept nogil:
+        cdef double r = 1.0 if mover_diff > 0 else 0.0 if mover_diff < 0 else 0.5
+        if self.disc_weight != 0.0:
+            r = (1.0 - self.disc_weight) * r + self.disc_weight * (0.5 + mover_diff / 128.0)
+        return r
+
+    cdef uint32_t _select(self, uint32_t parent) noexcept nogil:
+        """UCB1 over the children of an expanded node; unvisited children first (their order
+        was shuffled at expansion); children proven lost for the chooser never."""
+        cdef Node* nodes = self.pool.nodes
+        cdef uint32_t first = nodes[parent].first_child, i, best = first
+        cdef uint32_t visits = nodes[parent].visits
+        cdef float explore = self.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
+        cdef float score, best_score = -1e30
+        cdef Node* c
+        for i in range(first, first + nodes[parent].num_children):
+            c = &nodes[i]
+            if c.proven == PROVEN_LOSS:
+                continue
+            if c.visits == 0:
+                return i
+            score = <float>(c.reward / c.visits) + explore * inv_sqrt(c.visits)
+            if score > best_score:
+                best_score = score
+                best = i
+        return best
+
+    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves) noexcept nogil:
+        """Allocate the children of ``idx`` (its placements, or one pass) in random order.
+        0 when the pool is full."""
+        cdef int k = count(moves) if moves else 1
+        cdef uint32_t first = pool_alloc(&self.pool, k), j, r
+        cdef Node* nodes
+        cdef uint8_t mover_flag, t
+        if first == 0:
+            return 0
+        nodes = self.pool.nodes
+        # The children's mover is the side to move here: the opposite of this node's mover.
+        mover_flag = (nodes[idx].flags & FLAG_WHITE_MOVED) ^ FLAG_WHITE_MOVED
+        if moves == 0:
+            nodes[first].move = PASS_MOVE
+            nodes[first].flags = mover_flag
+        else:
+            j = 0
+            while moves:
+                nodes[first + j].move = first_square(moves)
+                nodes[first + j].flags = mover_flag
+                moves &= moves - 1
+                j += 1
+            for j in range(k - 1, 0, -1):           # Fisher-Yates: unvisited-first is random
+                r = rng_below(&self.rng, j + 1)
+                t = nodes[first + j].move
+                nodes[first + j].move = nodes[first + r].move
+                nodes[first + r].move = t
+        nodes[idx].first_child = first
+        nodes[idx].num_children = k
+        nodes[idx].flags |= FLAG_EXPANDED
+        return first
+
+    cdef void _propagate_proof(self, uint32_t* path, int depth) noexcept nogil:
+        """After path[depth-1] was proven: prove its ancestors where their children allow."""
+        cdef Node* nodes = self.pool.nodes
+        cdef Node* p
+        cdef uint32_t i
+        cdef int level
+        cdef bint all_proven, any_draw, any_win
+        for level in range(depth - 2, -1, -1):
+            p = &nodes[path[level]]
+            all_proven, any_draw, any_win = True, False, False
+            for i in range(p.first_child, p.first_child + p.num_children):
+                if nodes[i].proven == PROVEN_WIN:
+                    any_win = True
+                    break
+                elif nodes[i].proven == UNPROVEN:
+                    all_proven = False
+                elif nodes[i].proven == PROVEN_DRAW:
+                    any_draw = True
+            if any_win:
+                p.proven = PROVEN_LOSS        # the side to move here has a winning reply
+            elif all_proven:
+                p.proven = PROVEN_DRAW if any_draw else PROVEN_WIN
+            else:
+                return
+
+    cdef int _iterate(self) noexcept nogil:
+        """One iteration.  Returns -1 when it wanted to expand but the pool was full."""
+        cdef uint32_t path[MAX_PATH]
+        cdef int depth = 1, status = 0, mover_diff, black_diff, k
+        cdef bint expanded = False
+        cdef uint32_t idx = 0
+        cdef uint64_t moves
+        cdef Position pos = self.root_pos
+        cdef Node* node = &self.pool.nodes[0]
+        cdef Node* nodes
+        path[0] = 0
+        while node.proven == UNPROVEN:
+            if node.flags & FLAG_EXPANDED:
+                idx = self._select(idx)
+                node = &self.pool.nodes[idx]
+                play(&pos, node.move)
+                path[depth] = idx
+                depth += 1
+                continue
+            moves = legal_moves(pos.P, pos.O)
+            if moves == 0 and legal_moves(pos.O, pos.P) == 0:
+                node.flags |= FLAG_TERMINAL
+                mover_diff = -final_disc_difference(pos.P, pos.O)
+                node.proven = (PROVEN_WIN if mover_diff > 0 else
+                               PROVEN_LOSS if mover_diff < 0 else PROVEN_DRAW)
+                self._propagate_proof(path, depth)
+                break
+            if expanded or (depth > 1 and node.visits < self.expand_after):
+                break
+            if self._expand(idx, moves) == 0:
+                status = -1
+                break
+            node = &self.pool.nodes[idx]          # the arena may have moved
+            expanded = True
+        # Evaluate the leaf: exactly when proven, else by a playout.
+        if node.proven == UNPROVEN:
+            mover_diff = -playout(pos.P, pos.O, self.policy, &self.rng)
+        elif node.flags & FLAG_TERMINAL:
+            mover_diff = -final_disc_difference(pos.P, pos.O)
+        else:
+            mover_diff = 1 if node.proven == PROVEN_WIN else -1 if node.proven == PROVEN_LOSS else 0
+        black_diff = -mover_diff if node.flags & FLAG_WHITE_MOVED else mover_diff
+        cdef double black_reward = self._reward(black_diff), white_reward = self._reward(-black_diff)
+        nodes = self.pool.nodes
+        for k in range(depth):
+            node = &nodes[path[k]]
+            node.visits += 1
+            node.reward += white_reward if node.flags & FLAG_WHITE_MOVED else black_reward
+        return status
+
+    cdef int _run(self, uint64_t max_iterations, double deadline, uint64_t* done) noexcept nogil:
+        """Iterate until a limit: ``max_iterations``, the monotonic ``deadline`` (0 = none),
+        the node cap, the stop flag, or a solved root."""
+        cdef uint64_t n = 0
+        while True:
+            if self.pool.nodes[0].proven != UNPROVEN:
+                done[0] = n
+                return STOP_SOLVED
+            if n >= max_iterations:
+                done[0] = n
+                return STOP_ITERATIONS
+            if cy_load_flag(&self.stop_flag):
+                done[0] = n
+                return STOP_SIGNAL
+            if deadline > 0 and n % CLOCK_EVERY == 0 and cy_monotonic() >= deadline:
+                done[0] = n
+                return STOP_TIME
+            if self._iterate() != 0:
+                done[0] = n
+                return STOP_NODES
+            n += 1
+
+    # -- Python interface ------------------------------------------------------------------
+
+    def run(self, iterations=None, double deadline=0.0):
+        """Search until ``iterations`` more iterations (None: no limit) or the monotonic
+        ``deadline`` (``time.monotonic()`` seconds; 0: none).  Returns ``(iterations done,
+        stop reason)``.  The GIL is released throughout."""
+        cdef uint64_t limit = 0xFFFFFFFFFFFFFFFF if iterations is None else iterations
+        cdef uint64_t done = 0
+        cdef int reason
+        with nogil:
+            reason = self._run(limit, deadline, &done)
+        self.total_iterations += done
+        return done, STOP_REASONS[reason]
+
+    def stop(self):
+        """Ask a running search to return as soon as possible (safe from any thread).  The
+        request stands, and ends later runs at once, until :meth:`clear_stop`."""
+        cy_store_flag(&self.stop_flag, 1)
+
+    def clear_stop(self):
+        cy_store_flag(&self.stop_flag, 0)
+
+    @property
+    def nodes(self):
+        """Nodes in use (allocated children included)."""
+        return self.pool.size
+
+    @property
+    def capacity(self):
+        return self.pool.capacity
+
+    @property
+    def max_nodes(self):
+        return self.pool.max_nodes
+
+    @property
+    def root_visits(self):
+        return self.pool.nodes[0].visits
+
+    @property
+    def root_proof(self):
+        """None, or "win"/"loss"/"draw" for the side to move at the root."""
+        cdef int p = self.pool.nodes[0].proven
+        # Stored for the root's mover, who is the side *not* to move at the root.
+        return (None, "loss", "win", "draw")[p]
+
+    @property
+    def root_win_rate(self):
+        """Mean reward of the side to move at the root (0.5 before any visit)."""
+        cdef Node* r = &self.pool.nodes[0]
+        return 1.0 - r.reward / r.visits if r.visits else 0.5
+
+    def child_stats(self, int idx=0):
+        """``[(move, visits, reward sum, proof, node index), ...]`` of a node's children."""
+        cdef Node* nodes = self.pool.nodes
+        if not nodes[idx].flags & FLAG_EXPANDED:
+            return []
+        first = nodes[idx].first_child
+        return [(nodes[i].move, nodes[i].visits, nodes[i].reward, PROOF_NAMES[nodes[i].proven], i)
+                for i in range(first, first + nodes[idx].num_children)]
+
+    def principal_variation(self, int max_length=60):
+        """The most-visited line from the root."""
+        pv = []
+        idx = 0
+        while len(pv) < max_length:
+            children = [c for c in self.child_stats(idx) if c[1] > 0]
+            if not children:
+                break
+            best = max(children, key=lambda c: (c[1], c[2] / c[1]))
+            pv.append(best[0])
+            idx = best[4]
+        return pv
+
+    def node_visit_sums(self):
+        """For tests: ``[(visits, sum of children's visits, expanded, proven)]`` per node."""
+        cdef Node* nodes = self.pool.nodes
+        cdef uint32_t i, j
+        out = []
+        for i in range(self.pool.size):
+            s = 0
+            if nodes[i].flags & FLAG_EXPANDED:
+                for j in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
+                    s += nodes[j].visits
+            out.append((nodes[i].visits, s, bool(nodes[i].flags & FLAG_EXPANDED),
+                        nodes[i].proven != UNPROVEN))
+        return out
+
+    def advance(self, Board board not None, int max_plies=4):
+        """Re-root the tree at ``board`` if it is within ``max_plies`` moves of the current
+        root, keeping that subtree's statistics and releasing the rest; otherwise start a
+        fresh tree there.  Returns True when statistics were kept."""
+        own, opp = board.position()
+        cdef uint64_t P = own, O = opp
+        if P == self.root_pos.P and O == self.root_pos.O and board.turn == self.root_turn:
+            return True
+        found = self._find(0, self.root_pos, P, O, max_plies)
+        if found > 0 and pool_keep_subtree(&self.pool, found) == 0:
+            self.root_pos.P = P
+            self.root_pos.O = O
+            self.root_turn = board.turn
+            return True
+        self._set_root(board)
+        return False
+
+    cdef long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int plies):
+        cdef Node* nodes = self.pool.nodes
+        cdef Position child
+        cdef uint32_t i
+        cdef long hit
+        if idx != 0 and pos.P == P and pos.O == O:
+            return idx
+        if plies == 0 or not nodes[idx].flags & FLAG_EXPANDED:
+            return -1
+        for i in range(nodes[idx].first_child, nodes[idx].first_child + nodes[idx].num_children):
+            child = pos
+            play(&child, nodes[i].move)
+            hit = self._find(i, child, P, O, plies - 1)
+            if hit > 0:
+                return hit
+        return -1

@@ -1,0 +1,40 @@
+# cython: language_level=3
+"""The node pool: one growable arena of plain C structs for a search tree.
+
+Children of a node sit next to each other (``first_child`` .. ``first_child +
+num_children - 1``) and are referred to by index, never by pointer, so the arena can move
+when it grows.  Index 0 is always the root.
+"""
+from libc.stdint cimport uint8_t, uint32_t
+
+cdef enum:
+    FLAG_WHITE_MOVED = 1   # the player whose move led into this node is white
+    FLAG_EXPANDED = 2      # children allocated
+    FLAG_TERMINAL = 4      # the game is over here
+
+cdef enum:
+    UNPROVEN = 0
+    PROVEN_WIN = 1         # results are for the player whose move led into the node
+    PROVEN_LOSS = 2
+    PROVEN_DRAW = 3
+
+cdef struct Node:
+    double reward          # summed rewards, for the player whose move led here
+    uint32_t visits
+    uint32_t first_child   # valid when FLAG_EXPANDED is set
+    uint32_t virtual_loss  # pending visits of a shared-tree parallel search (0 otherwise)
+    uint8_t move           # square 0-63, or 64 for a pass
+    uint8_t num_children
+    uint8_t proven
+    uint8_t flags
+
+cdef struct NodePool:
+    Node* nodes
+    uint32_t size          # nodes in use
+    uint32_t capacity      # nodes allocated
+    uint32_t max_nodes     # the cap: the pool never grows past it
+
+cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil
+cdef void pool_free(NodePool* pool) noexcept nogil
+cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil
+cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil

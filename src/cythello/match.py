@@ -1,0 +1,120 @@
+"""Games and matches between players, with the score as an Elo difference and error bar."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, List, Optional, Sequence
+
+from ._board import Board
+from .errors import IllegalMoveError
+from .squares import BLACK, WHITE, square_name
+
+
+def play_game(black, white, start: Optional[Board] = None,
+              on_move: Optional[Callable[[Board, int], None]] = None) -> Board:
+    """Play one game between two players (objects with ``choose_move``) and return the
+    final board, its move stack holding the game.  An illegal move from a player raises
+    :class:`IllegalMoveError` naming the player."""
+    board = Board() if start is None else start.copy()
+    players = (black, white)
+    while not board.is_game_over():
+        player = players[board.turn]
+        move = player.choose_move(board.copy())
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"{player!r} played the illegal move {move!r} in {board!r}")
+        board.push(move)
+        if on_move is not None:
+            on_move(board, move)
+    return board
+
+
+@dataclass
+class MatchResult:
+    """Wins, draws and losses of the first player, with the games' final boards."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: List[Board] = field(default_factory=list)
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points of the first player per game (win 1, draw 0.5)."""
+        return (self.wins + 0.5 * self.draws) / self.played if self.played else 0.5
+
+    def elo(self) -> "tuple[float, float]":
+        """Elo difference of the first player and its 95% error margin."""
+        return elo_difference(self.wins, self.draws, self.losses)
+
+    def summary(self) -> str:
+        diff, margin = self.elo()
+        return (f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}  "
+                f"Elo {diff:+.0f} ± {margin:.0f}")
+
+
+def _elo(score: float) -> float:
+    score = min(max(score, 1e-3), 1 - 1e-3)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_difference(wins: int, draws: int, losses: int) -> "tuple[float, float]":
+    """Elo difference from a match score and the half-width of its 95% interval (normal
+    approximation of the per-game score; infinite margins are clipped at ±1200)."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, float("inf")
+    score = (wins + 0.5 * draws) / n
+    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
+    se = math.sqrt(var / n)
+    low, high = _elo(score - 1.96 * se), _elo(score + 1.96 * se)
+    return _elo(score), (high - low) / 2
+
+
+def run_match(first, second, games: int, openings: Optional[Sequence[Board]] = None,
+              on_game: Optional[Callable[[int, Board, MatchResult], None]] = None) -> MatchResult:
+    """``games`` games, colours alternating (``first`` is black in even-numbered games).
+    Each pair of games starts from the same opening when ``openings`` are given."""
+    result = MatchResult()
+    for g in range(games):
+        start = None
+        if openings:
+            start = openings[(g // 2) % len(openings)]
+        first_is_black = g % 2 == 0
+        black, white = (first, second) if first_is_black else (second, first)
+        final = play_game(black, white, start)
+        winner = final.outcome().winner
+        mine = BLACK if first_is_black else WHITE
+        if winner is None:
+            result.draws += 1
+        elif winner == mine:
+            result.wins += 1
+        else:
+            result.losses += 1
+        result.games.append(final)
+        if on_game is not None:
+            on_game(g, final, result)
+    return result
+
+
+def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
+    """Distinct positions after ``plies`` random moves from the start, for fairer matches."""
+    import random
+    rng = random.Random(seed)
+    seen, out = set(), []
+    attempts = 0
+    while len(out) < count and attempts < count * 100:
+        attempts += 1
+        b = Board()
+        for _ in range(plies):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+        if not b.is_game_over() and b not in seen:
+            seen.add(b)
+            out.append(b)
+    return out

@@ -1,0 +1,355 @@
+"""Players: objects with ``choose_move(board)``.
+
+:class:`MCTSPlayer` holds search settings and calls the C search (:mod:`cythello._mcts`);
+:class:`RandomPlayer` is the baseline.  Every player -- and the external-engine players of
+:mod:`cythello.engine` -- follows the same :class:`Player` protocol.
+"""
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence
+
+from ._board import Board, random_seed
+from ._mcts import NODE_BYTES, SearchTree
+from .errors import InvalidBoardError, SettingsError
+from .squares import PASS, square_name
+
+try:  # Python 3.8+: typing.Protocol
+    from typing import Protocol
+except ImportError:  # pragma: no cover
+    Protocol = object  # type: ignore
+
+__all__ = [
+    "Player", "RandomPlayer", "MCTSPlayer", "SearchResult", "MoveStats", "PRESETS", "NODE_BYTES",
+]
+
+SQRT2 = math.sqrt(2.0)
+MAX_ITERATIONS = 10**12
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+MAX_THREADS = 256
+DEFAULT_MAX_NODES = 4_000_000          # 24-byte nodes: about 96 MB per tree at most
+
+# The difficulty presets.  Each level was checked to beat the one below it clearly
+# (benchmarks/strength.py prints the match table).
+PRESETS: Dict[str, Dict[str, object]] = {
+    "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
+    "medium": {"iterations": 2_000, "exploration": SQRT2, "rollout": "heuristic"},
+    "hard": {"iterations": 20_000, "exploration": SQRT2, "rollout": "heuristic"},
+    "expert": {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
+               "rollout": "heuristic"},
+}
+
+
+class Player(Protocol):
+    """Anything that picks a move for a board: a square 0-63 or ``PASS``."""
+
+    def choose_move(self, board: Board) -> int:
+        ...
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move; seedable for reproducible baselines."""
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_move(self, board: Board) -> int:
+        moves = list(board.legal_moves)
+        if not moves:
+            raise InvalidBoardError("the game is over: there is no move to choose")
+        return self._rng.choice(moves)
+
+    def __repr__(self) -> str:
+        return "RandomPlayer()"
+
+
+@dataclass
+class MoveStats:
+    """Search statistics of one root move; ``win_rate`` is for the side to move."""
+
+    move: int
+    visits: int
+    win_rate: float
+    proof: Optional[str] = None        # "win", "loss" or "draw" once the solver proved it
+
+    @property
+    def name(self) -> str:
+        return square_name(self.move)
+
+
+@dataclass
+class SearchResult:
+    """What a search found and what it cost."""
+
+    best_move: int
+    iterations: int                    # iterations run by this search
+    root_visits: int                   # iterations behind the statistics (reused ones too)
+    nodes: int
+    elapsed: float
+    win_rate: float                    # for the side to move at the root
+    principal_variation: List[int]
+    moves: List[MoveStats]             # most visited first
+    stop_reason: str                   # iterations, time, nodes, stopped, solved, forced
+    proof: Optional[str] = None        # the solver's verdict for the side to move
+    reused_visits: int = 0
+    threads: int = 1
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def best_move_name(self) -> str:
+        return square_name(self.best_move)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["best_move_name"] = self.best_move_name
+        d["iterations_per_second"] = self.iterations_per_second
+        d["principal_variation"] = [square_name(m) for m in self.principal_variation]
+        for row, stats in zip(d["moves"], self.moves):
+            row["name"] = stats.name
+        return d
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _check_time(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"time_limit must be a number of seconds, not {type(value).__name__}")
+    t = float(value)
+    if not (t > 0 and t <= MAX_TIME_LIMIT):
+        raise SettingsError(f"time_limit must be more than 0 and at most a week, not {value}")
+    return t
+
+
+class MCTSPlayer:
+    """Monte Carlo Tree Search player.
+
+    ``iterations`` and ``time_limit`` (seconds) bound each search; whichever comes first
+    ends it (with neither, 1,000 iterations).  ``exploration`` is UCB1's ``c``;
+    ``rollout`` is ``"random"`` or ``"heuristic"``; ``threads`` independent trees search
+    in parallel (root parallelism) and their root statistics are summed; ``max_nodes``
+    caps each tree's node pool.  With ``reuse_tree`` the subtree of the position reached
+    after both sides moved is kept for the next search.  A ``seed`` makes searches exactly
+    reproducible.  ``on_progress(result)`` is called every ``progress_interval`` seconds
+    with a snapshot :class:`SearchResult`.
+    """
+
+    def __init__(
+        self,
+        iterations: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        exploration: float = SQRT2,
+        rollout: str = "heuristic",
+        threads: int = 1,
+        seed: Optional[int] = None,
+        reuse_tree: bool = True,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        disc_weight: float = 0.0,
+        on_progress: Optional[Callable[[SearchResult], None]] = None,
+        progress_interval: float = 0.25,
+    ) -> None:
+        if iterations is None and time_limit is None:
+            iterations = 1000
+        self.iterations = None if iterations is None else _check_int(
+            "iterations", iterations, 1, MAX_ITERATIONS)
+        self.time_limit = None if time_limit is None else _check_time(time_limit)
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)):
+            raise TypeError(f"exploration must be a number, not {type(exploration).__name__}")
+        if not (0 <= exploration <= 100):
+            raise SettingsError(f"exploration must be between 0 and 100, not {exploration}")
+        self.exploration = float(exploration)
+        if rollout not in ("random", "heuristic"):
+            raise SettingsError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        self.rollout = rollout
+        self.threads = _check_int("threads", threads, 1, MAX_THREADS)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        self.seed = seed
+        self.reuse_tree = bool(reuse_tree)
+        self.max_nodes = _check_int("max_nodes", max_nodes, 16, 0xFFFFFFF0)
+        if not (isinstance(disc_weight, (int, float)) and 0 <= disc_weight <= 1):
+            raise SettingsError(f"disc_weight must be between 0 and 1, not {disc_weight!r}")
+        self.disc_weight = float(disc_weight)
+        if on_progress is not None and not callable(on_progress):
+            raise TypeError("on_progress must be callable")
+        self.on_progress = on_progress
+        if not (isinstance(progress_interval, (int, float)) and progress_interval > 0):
+            raise SettingsError(f"progress_interval must be positive, not {progress_interval!r}")
+        self.progress_interval = float(progress_interval)
+        self._trees: List[SearchTree] = []
+        self._searches = 0
+        self._stop = threading.Event()
+
+    @classmethod
+    def preset(cls, name: str, **overrides: object) -> "MCTSPlayer":
+        """A player at a difficulty level: ``easy``, ``medium``, ``hard`` or ``expert``."""
+        if name not in PRESETS:
+            raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+        settings = dict(PRESETS[name])
+        settings.update(overrides)
+        return cls(**settings)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        limits = []
+        if self.iterations is not None:
+            limits.append(f"iterations={self.iterations}")
+        if self.time_limit is not None:
+            limits.append(f"time_limit={self.time_limit}")
+        return (f"MCTSPlayer({', '.join(limits)}, exploration={self.exploration:g}, "
+                f"rollout={self.rollout!r}, threads={self.threads})")
+
+    # -- searching -------------------------------------------------------------------------
+
+    def choose_move(self, board: Board) -> int:
+        """The move to play: the most-visited root move (a proven win first)."""
+        moves = list(board.legal_moves)
+        if len(moves) == 1:
+            return moves[0]              # forced: no thinking needed
+        return self.search(board).best_move
+
+    def stop(self) -> None:
+        """End the running search soon (from another thread); it returns what it has."""
+        self._stop.set()
+        for tree in self._trees:
+            tree.stop()
+
+    def reset(self) -> None:
+        """Forget the tree kept for reuse."""
+        self._trees = []
+
+    def _tree_seed(self, i: int) -> int:
+        if self.seed is None:
+            return random_seed()
+        return (self.seed * 0x9E3779B97F4A7C15 + i * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+
+    def _prepare_trees(self, board: Board) -> int:
+        """Trees rooted at ``board``; returns the root visits kept from earlier searches."""
+        if self.reuse_tree and len(self._trees) == self.threads:
+            if all([tree.advance(board) for tree in self._trees]):
+                return sum(tree.root_visits for tree in self._trees)
+        self._trees = [
+            SearchTree(board, exploration=self.exploration, rollout=self.rollout,
+                       seed=self._tree_seed(i), max_nodes=self.max_nodes,
+                       disc_weight=self.disc_weight)
+            for i in range(self.threads)
+        ]
+        return 0
+
+    def search(
+        self,
+        board: Board,
+        iterations: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        on_progress: Optional[Callable[[SearchResult], None]] = None,
+    ) -> SearchResult:
+        """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
+        ``time_limit`` override the player's limits for this search only."""
+        if not isinstance(board, Board):
+            raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
+        if board.is_game_over():
+            raise InvalidBoardError("the game is over: there is no move to search")
+        if iterations is None and time_limit is None:
+            iterations, time_limit = self.iterations, self.time_limit
+        if iterations is not None:
+            iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+        if time_limit is not None:
+            time_limit = _check_time(time_limit)
+        on_progress = on_progress or self.on_progress
+
+        self._stop.clear()
+        start = time.monotonic()
+        deadline = start + time_limit if time_limit is not None else 0.0
+        reused = self._prepare_trees(board)
+        for tree in self._trees:
+            tree.clear_stop()
+        n = len(self._trees)
+        quota = [None] * n if iterations is None else [
+            iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
+        done = [0] * n
+        reasons = [""] * n
+
+        def work(i: int, chunk_end: float) -> None:
+            left = None if quota[i] is None else quota[i] - done[i]
+            if left is not None and left <= 0:
+                reasons[i] = "iterations"
+                return
+            ran, reasons[i] = self._trees[i].run(left, chunk_end)
+            done[i] += ran
+
+        while True:
+            chunk_end = deadline
+            if on_progress is not None:
+                tick = time.monotonic() + self.progress_interval
+                chunk_end = tick if deadline == 0.0 else min(deadline, tick)
+            if n == 1:
+                work(0, chunk_end)
+            else:
+                workers = [threading.Thread(target=work, args=(i, chunk_end)) for i in range(n)]
+                for w in workers:
+                    w.start()
+                for w in workers:
+                    w.join()
+            finished = all(r in ("iterations", "nodes", "stopped", "solved") for r in reasons)
+            out_of_time = deadline != 0.0 and time.monotonic() >= deadline
+            if finished or out_of_time or self._stop.is_set():
+                break
+            if on_progress is not None:
+                on_progress(self._result(board, sum(done), reused, start, "running"))
+        reason = "time" if out_of_time and not finished else _overall_reason(reasons)
+        self._searches += 1
+        return self._result(board, sum(done), reused, start, reason)
+
+    def _result(self, board: Board, iterations: int, reused: int, start: float,
+                reason: str) -> SearchResult:
+        merged: Dict[int, List] = {}
+        for tree in self._trees:
+            for move, visits, reward, proof, _ in tree.child_stats():
+                row = merged.setdefault(move, [0, 0.0, None])
+                row[0] += visits
+                row[1] += reward
+                row[2] = row[2] or proof
+        moves = [MoveStats(m, v, (r / v) if v else 0.0, p) for m, (v, r, p) in merged.items()]
+        moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
+        proofs = [t.root_proof for t in self._trees if t.root_proof]
+        root_visits = sum(t.root_visits for t in self._trees)
+        win_rate = (sum(s.win_rate * s.visits for s in moves) / root_visits
+                    if root_visits else 0.5)
+        pv = self._trees[0].principal_variation()
+        best = _best_move(moves) if moves else list(board.legal_moves)[0]
+        if pv and pv[0] != best:
+            pv = [best]
+        return SearchResult(
+            best_move=best, iterations=iterations, root_visits=root_visits,
+            nodes=sum(t.nodes for t in self._trees), elapsed=time.monotonic() - start,
+            win_rate=win_rate, principal_variation=pv, moves=moves, stop_reason=reason,
+            proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.threads,
+        )
+
+
+def _best_move(moves: Sequence[MoveStats]) -> int:
+    """A proven win; else the most-visited move not proven lost (ties by win rate);
+    else (everything lost) the most-visited move."""
+    wins = [s for s in moves if s.proof == "win"]
+    if wins:
+        return wins[0].move
+    alive = [s for s in moves if s.proof != "loss"] or list(moves)
+    return max(alive, key=lambda s: (s.visits, s.win_rate)).move
+
+
+def _overall_reason(reasons: Sequence[str]) -> str:
+    for r in ("solved", "stopped", "nodes", "time"):
+        if r in reasons:
+            return r
+    return "iterations"

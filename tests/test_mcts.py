@@ -1,0 +1,253 @@
+"""Search invariants, reproducibility, limits, tree reuse, the solver, and a strength check."""
+import threading
+import time
+
+import pytest
+
+import cythello as cy
+from cythello import PASS, Board, MCTSPlayer, RandomPlayer
+from cythello._mcts import NODE_BYTES, SearchTree
+from cythello.errors import InvalidBoardError, SettingsError
+from cythello.match import run_match
+
+MIDGAME = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+
+
+def test_node_is_small():
+    assert NODE_BYTES <= 32
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("board", [Board(), MIDGAME], ids=["start", "midgame"])
+def test_search_invariants(board, rollout):
+    tree = SearchTree(board, seed=3, rollout=rollout)
+    done, reason = tree.run(3000)
+    assert (done, reason) == (3000, "iterations")
+    assert tree.root_visits == 3000
+    children = tree.child_stats()
+    assert sorted(m for m, *_ in children) == sorted(board.legal_moves)
+    assert sum(v for _, v, *_ in children) == 3000
+    for move, visits, reward, proof, _ in children:
+        assert 0 <= reward <= visits
+    for visits, child_sum, expanded, proven in tree.node_visit_sums():
+        assert child_sum <= visits
+        if expanded and not proven:
+            assert visits - child_sum <= 1           # its own playout as a leaf, at most
+    assert 0.0 <= tree.root_win_rate <= 1.0
+
+
+def test_player_result_fields():
+    result = MCTSPlayer(iterations=2000, seed=1).search(MIDGAME)
+    assert result.best_move in MIDGAME.legal_moves
+    assert result.iterations == result.root_visits == 2000
+    assert sum(s.visits for s in result.moves) == 2000
+    assert [s.visits for s in result.moves] == sorted((s.visits for s in result.moves), reverse=True)
+    assert result.best_move == result.moves[0].move
+    assert all(0 <= s.win_rate <= 1 for s in result.moves)
+    assert 0 <= result.win_rate <= 1
+    assert result.principal_variation[0] == result.best_move
+    pv_board = MIDGAME.copy()
+    for m in result.principal_variation:
+        pv_board.push(m)                              # the PV is a legal line
+    d = result.to_dict()
+    assert d["best_move_name"] == cy.square_name(result.best_move)
+    assert d["moves"][0]["name"] == result.moves[0].name
+    assert result.iterations_per_second > 0
+
+
+def test_same_seed_same_result():
+    a = MCTSPlayer(iterations=3000, seed=11).search(MIDGAME)
+    b = MCTSPlayer(iterations=3000, seed=11).search(MIDGAME)
+    assert [(s.move, s.visits, s.win_rate) for s in a.moves] == \
+           [(s.move, s.visits, s.win_rate) for s in b.moves]
+    c = MCTSPlayer(iterations=3000, seed=12).search(MIDGAME)
+    assert [(s.move, s.visits) for s in a.moves] != [(s.move, s.visits) for s in c.moves]
+
+
+def test_perspective_a_won_position_is_seen_as_won():
+    # Black to move owns almost everything: black's win rate must be near 1 ...
+    board = Board("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--- X")
+    result = MCTSPlayer(iterations=500, seed=1).search(board)
+    assert result.win_rate > 0.95
+    # ... and the same discs with colours swapped, white to move, also near 1 for white.
+    swapped = Board("OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOX--- O")
+    assert MCTSPlayer(iterations=500, seed=1).search(swapped).win_rate > 0.95
+
+
+def test_forced_pass_is_searched_as_a_move():
+    board = Board("-O" + "X" * 62 + " O")
+    result = MCTSPlayer(iterations=50, seed=1).search(board)
+    assert result.best_move == PASS
+    assert [s.move for s in result.moves] == [PASS]
+    assert MCTSPlayer(iterations=50).choose_move(board) == PASS
+
+
+def test_terminal_positions_are_scored_exactly_and_the_root_is_solved():
+    # White to move; one empty square (h8), where white flips g8.  Black wins anyway: the solver must
+    # prove the root lost for white and stop early.
+    board = Board("X" * 61 + "OX- O")
+    assert not board.is_game_over()
+    result = MCTSPlayer(iterations=10_000, seed=1).search(board)
+    assert result.proof == "loss"
+    assert result.stop_reason == "solved"
+    assert result.iterations < 10_000
+
+
+def _endgame(seed, empties):
+    import random
+    rng = random.Random(seed)
+    while True:
+        b = Board()
+        while b.empties() > empties and not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+        if not b.is_game_over() and b.legal_moves_mask:
+            return b
+
+
+def _exact(b):
+    """Game-theoretic result for the side to move by exhaustive search: 1, 0 or -1."""
+    if b.is_game_over():
+        o = b.outcome()
+        return 0 if o.winner is None else (1 if o.winner == b.turn else -1)
+    best = -2
+    for m in list(b.legal_moves):
+        b.push(m)
+        best = max(best, -_exact(b))
+        b.pop()
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solver_proves_endgames_exactly(seed):
+    board = _endgame(seed, empties=6)
+    result = MCTSPlayer(iterations=300_000, seed=seed).search(board)
+    assert result.stop_reason == "solved"
+    verdict = {1: "win", 0: "draw", -1: "loss"}
+    truth = {}
+    for m in board.legal_moves:
+        board.push(m)
+        truth[m] = -_exact(board)
+        board.pop()
+    for s in result.moves:
+        if s.proof is not None:
+            assert s.proof == verdict[truth[s.move]], (board, s)
+    assert result.proof == verdict[max(truth.values())]
+    assert truth[result.best_move] == max(truth.values())
+
+
+def test_tree_reuse_keeps_the_subtree_statistics():
+    player = MCTSPlayer(iterations=4000, seed=5)
+    board = Board()
+    first = player.search(board)
+    board.push(first.best_move)
+    reply = list(board.legal_moves)[0]
+    tree = player._trees[0]
+    # statistics of the grandchild we are about to reach
+    child = [c for c in tree.child_stats() if c[0] == first.best_move][0]
+    grandchild = [g for g in tree.child_stats(child[4]) if g[0] == reply][0]
+    board.push(reply)
+    second = player.search(board)
+    assert second.reused_visits == grandchild[1]
+    assert second.root_visits == grandchild[1] + 4000
+    assert second.iterations == 4000
+    assert player._trees[0].nodes < tree.capacity
+
+
+def test_tree_reuse_off_starts_fresh():
+    player = MCTSPlayer(iterations=1000, seed=5, reuse_tree=False)
+    board = Board()
+    player.search(board)
+    board.push(cy.F5)
+    board.push(cy.D6)
+    assert player.search(board).reused_visits == 0
+
+
+def test_node_cap_ends_the_search_cleanly():
+    result = MCTSPlayer(iterations=100_000, max_nodes=200, seed=1).search(Board())
+    assert result.stop_reason == "nodes"
+    assert result.nodes <= 200
+    assert 0 < result.iterations < 100_000
+    assert result.best_move in Board().legal_moves
+
+
+def test_time_limit_is_honoured():
+    player = MCTSPlayer(time_limit=0.1, seed=1)
+    start = time.monotonic()
+    result = player.search(MIDGAME)
+    elapsed = time.monotonic() - start
+    assert result.stop_reason == "time"
+    assert 0.1 <= elapsed < 0.2
+    assert result.iterations > 100
+
+
+def test_stop_from_another_thread():
+    player = MCTSPlayer(time_limit=30, seed=1)
+    threading.Timer(0.1, player.stop).start()
+    start = time.monotonic()
+    result = player.search(Board())
+    assert time.monotonic() - start < 2
+    assert result.stop_reason == "stopped"
+
+
+def test_search_releases_the_gil():
+    player = MCTSPlayer(time_limit=0.3, seed=1)
+    ticks = []
+    t = threading.Thread(target=lambda: ticks.extend(time.sleep(0.01) or 1 for _ in range(20)))
+    t.start()
+    player.search(Board())
+    t.join()
+    assert len(ticks) == 20
+
+
+def test_root_parallel_threads_sum_statistics():
+    result = MCTSPlayer(iterations=4001, threads=2, seed=3).search(MIDGAME)
+    assert result.iterations == 4001 and result.threads == 2
+    assert sum(s.visits for s in result.moves) == 4001
+
+
+def test_progress_callback():
+    seen = []
+    player = MCTSPlayer(time_limit=0.35, seed=1, on_progress=seen.append, progress_interval=0.1)
+    result = player.search(Board())
+    assert 2 <= len(seen) <= 4
+    assert all(s.stop_reason == "running" for s in seen)
+    assert seen[-1].iterations <= result.iterations
+
+
+def test_presets():
+    assert MCTSPlayer.preset("easy").iterations == 200
+    assert MCTSPlayer.preset("expert").time_limit == 5.0
+    assert MCTSPlayer.preset("medium", seed=3).seed == 3
+    with pytest.raises(SettingsError, match="unknown preset"):
+        MCTSPlayer.preset("grandmaster")
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"iterations": -1}, SettingsError),
+    ({"iterations": 0}, SettingsError),
+    ({"time_limit": 0}, SettingsError),
+    ({"time_limit": -2.0}, SettingsError),
+    ({"time_limit": float("nan")}, SettingsError),
+    ({"threads": 0}, SettingsError),
+    ({"rollout": "greedy"}, SettingsError),
+    ({"exploration": -1}, SettingsError),
+    ({"max_nodes": 1}, SettingsError),
+    ({"iterations": "10"}, TypeError),
+    ({"seed": "x"}, TypeError),
+    ({"threads": 2.5}, TypeError),
+])
+def test_bad_settings(kwargs, error):
+    with pytest.raises(error):
+        MCTSPlayer(**kwargs)
+
+
+def test_game_over_and_wrong_types():
+    with pytest.raises(InvalidBoardError, match="game is over"):
+        MCTSPlayer().search(Board.empty())
+    with pytest.raises(TypeError):
+        MCTSPlayer().search("f5d6")
+
+
+def test_strength_against_random_player():
+    result = run_match(MCTSPlayer(iterations=200, seed=7), RandomPlayer(seed=8), games=20)
+    assert result.wins >= 19, result.summary()
