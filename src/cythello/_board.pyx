@@ -326,7 +326,11 @@ cdef class Board:
 
     def push(self, move):
         """Play ``move`` (a square int, a name like ``"f5"``, or PASS when forced)."""
-        cdef int m = move_from(move)
+        cdef int m
+        if type(move) is int and 0 <= move <= PASS_MOVE:
+            m = move                          # the common case, without a Python call
+        else:
+            m = move_from(move)
         if not self._is_legal(m):
             if m == PASS_MOVE:
                 why = "the game is over" if self.is_game_over() else "a placement is possible"

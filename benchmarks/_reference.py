@@ -1,0 +1,29 @@
+"""Build and run ../shared/bench-reference (the portable-C yardstick) beside our figures."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+CANDIDATES = [os.environ.get("CYTHELLO_BENCH_REFERENCE", ""),
+              str(ROOT.parent / "shared" / "bench-reference")]
+
+
+def reference(seconds: float = 2.0) -> Optional[dict]:
+    """The yardstick's JSON figures, or None when its source or a C compiler is missing."""
+    src = next((Path(c) for c in CANDIDATES if c and (Path(c) / "refbench.c").exists()), None)
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if src is None or cc is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "refbench"
+        subprocess.run([cc, "-O2", "-o", str(exe), str(src / "refbench.c"), "-lm"], check=True)
+        out = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def ratio(ours: float, theirs: Optional[float]) -> str:
+    return f"{ours / theirs:.2f}x" if theirs else "n/a"

@@ -1,0 +1,64 @@
+"""Search benchmark: MCTS iterations/s (start and midgame, one thread), bytes per node,
+tree overhead against bare playouts, and root-parallel scaling with 2 threads, beside the
+portable-C yardstick's minimal UCT from the same run.
+
+    python3 benchmarks/bench_search.py [--seconds 2]
+"""
+import argparse
+import time
+
+import cythello as cy
+from cythello._mcts import NODE_BYTES, SearchTree
+from _reference import ratio, reference
+
+MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+
+
+def iterations_per_second(board, seconds, rollout="random"):
+    tree = SearchTree(board, seed=1, rollout=rollout, max_nodes=50_000_000)
+    start = time.perf_counter()
+    done, _ = tree.run(None, time.monotonic() + seconds)
+    return done / (time.perf_counter() - start)
+
+
+def playouts_per_second(board, seconds, policy="random"):
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        cy.random_playouts(board, 1000, seed=n, policy=policy)
+        n += 1000
+    return n / (time.perf_counter() - start)
+
+
+def parallel_rate(threads, seconds):
+    player = cy.MCTSPlayer(time_limit=seconds, threads=threads, rollout="random", seed=1,
+                           max_nodes=50_000_000)
+    result = player.search(MIDGAME)
+    return result.iterations / result.elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=2.0)
+    args = ap.parse_args()
+    s = args.seconds
+    ref = reference(s) or {}
+    uct_ref = ref.get("uct_iters_per_s")
+    start_rate = iterations_per_second(cy.Board(), s)
+    mid_rate = iterations_per_second(MIDGAME, s)
+    heur_rate = iterations_per_second(cy.Board(), s, "heuristic")
+    bare = playouts_per_second(cy.Board(), s)
+    one = parallel_rate(1, s)
+    two = parallel_rate(2, s)
+    print(f"{'figure':<40}{'cythello':>12}{'C reference':>14}{'ratio':>8}")
+    print(f"{'MCTS iterations/s, start (random)':<40}{start_rate:>12,.0f}{uct_ref or 0:>14,.0f}"
+          f"{ratio(start_rate, uct_ref):>8}")
+    print(f"{'MCTS iterations/s, midgame (random)':<40}{mid_rate:>12,.0f}")
+    print(f"{'MCTS iterations/s, start (heuristic)':<40}{heur_rate:>12,.0f}")
+    print(f"{'bytes per node':<40}{NODE_BYTES:>12}{ref.get('uct_bytes_per_node', 0):>14}")
+    print(f"{'tree overhead (1 - it/s / playouts/s)':<40}{1 - start_rate / bare:>12.1%}")
+    print(f"{'root parallel, 1 thread it/s (midgame)':<40}{one:>12,.0f}")
+    print(f"{'root parallel, 2 threads it/s (midgame)':<40}{two:>12,.0f}{'':>14}{two / one:>7.2f}x")
+
+
+if __name__ == "__main__":
+    main()
