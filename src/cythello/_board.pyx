@@ -434,6 +434,16 @@ cdef class Board:
         root = self.root()
         return (_rebuild, (root.board_string(), self.move_stack))
 
+    def to_svg(self, last_move=None, legal=True, size=360):
+        """An SVG picture; ``last_move`` defaults to the last move on the stack."""
+        from cythello.svg import board_svg
+        if last_move is None and self._ply:
+            last_move = self._stack[self._ply - 1].move
+        return board_svg(self, last_move=last_move, legal=legal, size=size)
+
+    def _repr_svg_(self):
+        return self.to_svg()
+
     # -- numpy views --------------------------------------------------------------------------
 
     def to_array(self):

@@ -10,7 +10,7 @@ from ._board import Board
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
 from .obf import parse_obf_line
 from .players import PRESETS, MCTSPlayer, SearchResult
-from .squares import COLOR_NAMES, square_name
+from .squares import COLOR_NAMES, parse_move, square_name
 
 
 def board_from_text(text: Optional[str]) -> Board:
@@ -88,6 +88,186 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- play ------------------------------------------------------------------------------------
+
+PLAY_HELP = "type a move (f5), pass (when forced), undo, hint, board, help or quit"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    board = board_from_text(args.position)
+    human = 0 if args.color == "black" else 1
+    engine = player_from_args(args)
+    out = sys.stdout
+    print(f"You play {COLOR_NAMES[human]} (X is black, O is white). {PLAY_HELP}.", file=out)
+    print(board, file=out)
+    while not board.is_game_over():
+        if board.turn != human:
+            move = engine.choose_move(board)
+            board.push(move)
+            print(f"cythello plays {square_name(move)}", file=out)
+            print(board, file=out)
+            continue
+        print(f"your move ({COLOR_NAMES[human]}): ", end="", file=out, flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            print("\nend of input: quitting", file=out)
+            return 0
+        text = line.strip().lower()
+        if not text:
+            continue
+        if text in ("quit", "exit", "q"):
+            print("bye", file=out)
+            return 0
+        if text in ("help", "?"):
+            print(PLAY_HELP, file=out)
+            continue
+        if text == "board":
+            print(board, file=out)
+            continue
+        if text == "hint":
+            result = engine.search(board)
+            print(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f})", file=out)
+            continue
+        if text == "undo":
+            if human not in [t for t in _movers(board)]:
+                print("nothing to undo", file=out)
+                continue
+            while board.move_stack:                # back to before your last move
+                board.pop()
+                if board.turn == human and not board.must_pass():
+                    break
+            engine.reset()
+            print(board, file=out)
+            continue
+        try:
+            move = parse_move(text)
+            board.push(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            print(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}", file=out)
+            continue
+    outcome = board.outcome()
+    winner = "draw" if outcome.winner is None else (
+        "you win" if outcome.winner == human else "cythello wins")
+    print(f"game over: {outcome.result()} ({winner})", file=out)
+    print(f"transcript: {board.transcript()}", file=out)
+    return 0
+
+
+def _movers(board: Board) -> List[int]:
+    """The colour that made each move on the stack."""
+    colours, b = [], board.copy()
+    while b.move_stack:
+        b.pop()
+        colours.append(b.turn)
+    return colours
+
+
+# -- match -----------------------------------------------------------------------------------
+
+def make_player(spec: str, seed: Optional[int] = None):
+    """A player from a spec: a preset name, ``random``, ``mcts:key=value,…``,
+    ``gtp:COMMAND`` or ``nboard:COMMAND``."""
+    from .players import RandomPlayer
+    from . import engine as eng
+    kind, _, rest = spec.partition(":")
+    if spec in PRESETS:
+        return MCTSPlayer.preset(spec, seed=seed)
+    if spec == "random":
+        return RandomPlayer(seed)
+    if kind == "mcts":
+        settings: dict = {"seed": seed}
+        for item in filter(None, rest.split(",")):
+            key, _, value = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if key in ("iterations", "threads", "max_nodes"):
+                settings[key] = int(value)
+            elif key in ("time_limit", "time", "exploration", "disc_weight"):
+                settings["time_limit" if key == "time" else key] = float(value)
+            elif key in ("rollout", "preset"):
+                settings[key] = value
+            else:
+                raise SettingsError(f"unknown mcts setting {key!r} in {spec!r}")
+        preset = settings.pop("preset", None)
+        return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
+    if kind == "gtp" and rest:
+        return eng.popen_gtp(rest)
+    if kind == "nboard" and rest:
+        return eng.popen_nboard(rest)
+    raise SettingsError(f"unknown player {spec!r}: use a preset ({', '.join(PRESETS)}), random, "
+                        "mcts:iterations=N,…, gtp:COMMAND or nboard:COMMAND")
+
+
+def read_openings(path: str) -> List[Board]:
+    boards = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip() and not line.lstrip().startswith(("%", "#")):
+                boards.append(board_from_text(line))
+    if not boards:
+        raise InvalidBoardError(f"no openings in {path}")
+    return boards
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from .ggf import GgfGame, write_ggf
+    from .match import run_match
+    if args.games < 1:
+        raise SettingsError(f"--games must be at least 1, not {args.games}")
+    openings = read_openings(args.openings) if args.openings else None
+    first = make_player(args.first, args.seed)
+    try:
+        second = make_player(args.second, None if args.seed is None else args.seed + 1)
+    except Exception:
+        getattr(first, "quit", lambda: None)()
+        raise
+
+    def progress(g: int, final: Board, result) -> None:
+        o = final.outcome()
+        colour = "black" if g % 2 == 0 else "white"
+        print(f"game {g + 1}/{args.games}: {args.first} ({colour}) {o.result()}  "
+              f"[{result.summary()}]", flush=True)
+
+    try:
+        result = run_match(first, second, args.games, openings=openings, on_game=progress)
+    finally:
+        for p in (first, second):
+            getattr(p, "quit", lambda: None)()
+    print(f"{args.first} vs {args.second}: {result.summary()}")
+    if args.ggf:
+        games = []
+        for g, final in enumerate(result.games):
+            black, white = (args.first, args.second) if g % 2 == 0 else (args.second, args.first)
+            games.append(GgfGame.from_board(final, black=black, white=white))
+        write_ggf(args.ggf, games)
+        print(f"wrote {len(games)} games to {args.ggf}")
+    if args.svg:
+        with open(args.svg, "w", encoding="utf-8") as fh:
+            fh.write(result.games[-1].to_svg())
+        print(f"wrote the last final position to {args.svg}")
+    return 0
+
+
+# -- engines and bench -----------------------------------------------------------------------
+
+def cmd_nboard(args: argparse.Namespace) -> int:
+    from .nboard import NBoardEngine
+    NBoardEngine(sys.stdout, player_from_args(args)).run(sys.stdin)
+    return 0
+
+
+def cmd_gtp(args: argparse.Namespace) -> int:
+    from .gtp import GtpEngine
+    GtpEngine(player_from_args(args)).run(sys.stdin, sys.stdout)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench
+    for line in run_bench(args.seconds):
+        print(line, flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cythello", description="A fast Othello engine: Monte Carlo Tree Search in Cython.")
@@ -103,6 +283,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--top", type=int, default=0, help="show only the N most visited moves")
     p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="A game against cythello, one command per line on stdin. "
+                                   + PLAY_HELP + ".")
+    p.add_argument("position", nargs="?", help="start from this board string or transcript")
+    p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
+                   help="your colour (default: black, who moves first)")
+    add_search_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("match", help="engine against engine",
+                       description="N games with alternating colours between two players: a "
+                                   "preset (easy/medium/hard/expert), random, "
+                                   "mcts:iterations=N,rollout=random,…, gtp:COMMAND or "
+                                   "nboard:COMMAND.")
+    p.add_argument("first")
+    p.add_argument("second")
+    p.add_argument("--games", "-g", type=int, default=10)
+    p.add_argument("--openings", help="file of start positions (transcripts or board strings)")
+    p.add_argument("--ggf", help="write every game to this GGF file")
+    p.add_argument("--svg", help="write a picture of the last final position")
+    p.add_argument("--seed", type=int, help="seed for cythello players")
+    p.set_defaults(func=cmd_match)
+
+    for name, func, what in (("nboard", cmd_nboard, "NBoard protocol"),
+                             ("gtp", cmd_gtp, "GTP (Go Text Protocol)")):
+        p = sub.add_parser(name, help=f"run as an {what} engine",
+                           description=f"Serve the {what} on stdin/stdout for a GUI.")
+        add_search_options(p)
+        p.set_defaults(func=func)
+
+    p = sub.add_parser("bench", help="rules and search benchmarks")
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds per figure")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -1,0 +1,40 @@
+"""``cythello bench``: the rules and search figures as a table (the fuller, reference-
+comparing versions live in the repository's ``benchmarks/``)."""
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+from ._board import Board, perft, random_playouts
+from ._mcts import NODE_BYTES, SearchTree
+from .players import MCTSPlayer
+
+MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
+
+
+def _rate(fn, seconds: float) -> float:
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        n += fn()
+    return n / (time.perf_counter() - start)
+
+
+def run_bench(seconds: float = 1.0) -> Iterator[str]:
+    start_board, mid = Board(), Board.from_transcript(MIDGAME)
+    yield f"{'figure':<42}{'value':>14}"
+    rate = _rate(lambda: random_playouts(start_board, 2000, seed=1).wins * 0 + 2000, seconds)
+    yield f"{'random playouts/s':<42}{rate:>14,.0f}"
+    t = time.perf_counter()
+    perft(start_board, 10)
+    yield f"{'perft(10) seconds':<42}{time.perf_counter() - t:>14.3f}"
+    for name, board, rollout in (("start", start_board, "random"), ("midgame", mid, "random"),
+                                 ("start", start_board, "heuristic")):
+        tree = SearchTree(board, seed=1, rollout=rollout, max_nodes=50_000_000)
+        t = time.perf_counter()
+        done, _ = tree.run(None, time.monotonic() + seconds)
+        yield f"{f'MCTS iterations/s, {name} ({rollout})':<42}{done / (time.perf_counter() - t):>14,.0f}"
+    yield f"{'bytes per node':<42}{NODE_BYTES:>14}"
+    one = MCTSPlayer(time_limit=seconds, threads=1, rollout="random", seed=1).search(mid)
+    two = MCTSPlayer(time_limit=seconds, threads=2, rollout="random", seed=1).search(mid)
+    yield f"{'2-thread speed-up (root parallel)':<42}" \
+          f"{two.iterations_per_second / one.iterations_per_second:>13.2f}x"

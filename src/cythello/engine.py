@@ -1,0 +1,301 @@
+"""Drive external Othello engines over NBoard or GTP as players, the way python-chess's
+``chess.engine`` drives UCI engines::
+
+    with cythello.engine.popen_gtp(["edax", "-gtp"]) as edax:
+        result = edax.play(board, Limit(time=1.0))
+        board.push(result.move)
+
+Every client is a context manager that always shuts its process down, has timeouts, and
+raises :class:`EngineTerminatedError` when the engine dies or :class:`EngineProtocolError`
+when it answers nonsense (an unparsable line, an illegal move).  Clients follow the player
+protocol (``choose_move(board)``) with their default :class:`Limit`, so they plug into
+:func:`cythello.match.run_match` and the ``match`` command.
+"""
+from __future__ import annotations
+
+import itertools
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Union
+
+from ._board import Board
+from .errors import IllegalMoveError, InvalidMoveError
+from .ggf import GgfGame, parse_move_item
+from .squares import BLACK, PASS, square_name
+
+Command = Union[str, Sequence[str]]
+
+
+class EngineError(RuntimeError):
+    """Base class of engine-client errors."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine process exited (or closed its output) unexpectedly."""
+
+
+class EngineProtocolError(EngineError):
+    """The engine answered something the protocol does not allow."""
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer in time."""
+
+
+@dataclass
+class Limit:
+    """How long an engine may think: seconds, iterations (cythello engines), or depth."""
+
+    time: Optional[float] = None
+    iterations: Optional[int] = None
+    depth: Optional[int] = None
+
+
+@dataclass
+class PlayResult:
+    move: int
+    eval: Optional[float] = None             # disks, side to move, when the engine says
+    info: dict = field(default_factory=dict)
+
+
+class _Pipe:
+    """A child process with line-oriented stdin/stdout; stdout is read on a thread."""
+
+    def __init__(self, command: Command, stderr=subprocess.DEVNULL) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                text=True, bufsize=1)
+        except OSError as exc:
+            raise EngineTerminatedError(f"cannot start engine {argv!r}: {exc}") from exc
+        self.argv = argv
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            raise EngineTerminatedError(f"engine {self.argv[0]} is gone ({exc})") from None
+
+    def readline(self, timeout: float) -> str:
+        try:
+            line = self.lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise EngineTimeoutError(f"engine {self.argv[0]} did not answer within "
+                                     f"{timeout:.1f} s") from None
+        if line is None:
+            self.lines.put(None)                  # stay terminated for later reads
+            code = self.proc.poll()
+            raise EngineTerminatedError(f"engine {self.argv[0]} exited (code {code})")
+        return line
+
+    def close(self, timeout: float = 2.0) -> None:
+        if self.proc.poll() is None:
+            try:
+                if self.proc.stdin:
+                    self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+
+class _Client:
+    default_limit = Limit(time=1.0)
+
+    def __init__(self, command: Command, limit: Optional[Limit] = None,
+                 timeout: float = 30.0) -> None:
+        self.timeout = timeout
+        self.limit = limit or self.default_limit
+        self.name = str(command)
+        self._pipe = _Pipe(command)
+        try:
+            self._handshake()
+        except BaseException:
+            self._pipe.close()
+            raise
+
+    def _handshake(self) -> None:
+        raise NotImplementedError
+
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        raise NotImplementedError
+
+    def choose_move(self, board: Board) -> int:
+        return self.play(board, self.limit).move
+
+    def _checked(self, board: Board, text: str) -> int:
+        try:
+            move = parse_move_item(text).move
+        except (InvalidMoveError, ValueError):
+            raise EngineProtocolError(f"{self.name} answered {text!r}, which is not a move") from None
+        if not board.is_legal(move):
+            raise EngineProtocolError(f"{self.name} played the illegal move "
+                                      f"{square_name(move)} in {board.board_string()!r}")
+        return move
+
+    def _deadline(self, limit: Limit) -> float:
+        return time.monotonic() + self.timeout + (limit.time or 0.0)
+
+    def quit(self) -> None:
+        self._pipe.close()
+
+    close = quit
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class NBoardClient(_Client):
+    """A player backed by an NBoard-protocol engine process."""
+
+    default_limit = Limit(depth=4)
+    _ping = itertools.count(1)
+
+    def _handshake(self) -> None:
+        self._pipe.send("nboard 2")
+        self._sync()
+
+    def _sync(self, deadline: Optional[float] = None) -> List[str]:
+        """Ping and wait for the matching pong; returns the lines seen before it."""
+        n = next(self._ping)
+        self._pipe.send(f"ping {n}")
+        deadline = deadline or time.monotonic() + self.timeout
+        seen = []
+        while True:
+            line = self._pipe.readline(deadline - time.monotonic())
+            if line.startswith("set myname "):
+                self.name = line[len("set myname "):].strip() or self.name
+            if line.strip() == f"pong {n}":
+                return seen
+            seen.append(line)
+
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        limit = limit or self.limit
+        if board.is_game_over():
+            raise IllegalMoveError("the game is over: there is no move to play")
+        depth = limit.depth or (max(1, (limit.iterations or 0) // 5000) if limit.iterations else 4)
+        self._pipe.send(f"set depth {depth}")
+        self._pipe.send("set game " + GgfGame.from_board(board).to_ggf())
+        self._sync()
+        self._pipe.send("go")
+        deadline = self._deadline(limit)
+        info: dict = {}
+        while True:
+            line = self._pipe.readline(deadline - time.monotonic())
+            if line.startswith("nodestats "):
+                parts = line.split()
+                try:
+                    info["nodes"], info["seconds"] = int(parts[1]), float(parts[2])
+                except (IndexError, ValueError):
+                    pass
+            if line.startswith("status error"):
+                raise EngineProtocolError(f"{self.name}: {line[7:]}")
+            if line.startswith("==="):
+                body = line[3:].strip()
+                fields = body.replace(" ", "/").split("/") if body else []
+                if not fields:
+                    raise EngineProtocolError(f"{self.name} sent an empty move line {line!r}")
+                move = self._checked(board, fields[0])
+                ev = None
+                if len(fields) > 1 and fields[1]:
+                    try:
+                        ev = float(fields[1])
+                    except ValueError:
+                        raise EngineProtocolError(f"{self.name} sent a bad eval in {line!r}") from None
+                return PlayResult(move, ev, info)
+
+
+class GtpClient(_Client):
+    """A player backed by a GTP engine process (cythello's ``gtp`` mode, Edax ``-gtp``).
+    Without a time limit the engine thinks as its own settings say."""
+
+    default_limit = Limit()
+
+    def _command(self, text: str, timeout: Optional[float] = None) -> str:
+        self._pipe.send(text)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        lines: List[str] = []
+        while True:
+            line = self._pipe.readline(deadline - time.monotonic())
+            if not line.strip():
+                if lines:
+                    break
+                continue
+            lines.append(line)
+        head = lines[0]
+        if head.startswith("?"):
+            raise EngineProtocolError(f"{self.name} refused {text!r}: {head[1:].strip()}")
+        if not head.startswith("="):
+            raise EngineProtocolError(f"{self.name} answered {head!r} to {text!r}")
+        return "\n".join([head[1:].strip()] + lines[1:]).strip()
+
+    def _handshake(self) -> None:
+        version = self._command("protocol_version")
+        if version != "2":
+            raise EngineProtocolError(f"{self.name} speaks GTP {version!r}, not 2")
+        try:
+            self.name = self._command("name") or self.name
+        except EngineProtocolError:
+            pass
+
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        limit = limit or self.limit
+        if board.is_game_over():
+            raise IllegalMoveError("the game is over: there is no move to play")
+        root = board.root()
+        if root != Board():
+            raise EngineError("GTP has no command to set up a position: games must start "
+                              "from the initial position")
+        self._command("clear_board")
+        replay = root.copy()
+        for move in board.move_stack:
+            colour = "b" if replay.turn == BLACK else "w"
+            self._command(f"play {colour} {square_name(move)}")
+            replay.push(move)
+        colour = "b" if board.turn == BLACK else "w"
+        if limit.time:
+            self._command(f"time_settings 0 {limit.time:g} 1")
+            self._command(f"time_left {colour} {limit.time:g} 1")
+        answer = self._command(f"genmove {colour}", timeout=self.timeout + (limit.time or 0))
+        return PlayResult(self._checked(board, answer))
+
+
+def popen_nboard(command: Command, limit: Optional[Limit] = None,
+                 timeout: float = 30.0) -> NBoardClient:
+    """Start an NBoard-protocol engine, e.g. ``popen_nboard("cythello nboard")``."""
+    return NBoardClient(command, limit, timeout)
+
+
+def popen_gtp(command: Command, limit: Optional[Limit] = None, timeout: float = 30.0) -> GtpClient:
+    """Start a GTP engine, e.g. ``popen_gtp(["edax", "-gtp"])``."""
+    return GtpClient(command, limit, timeout)

@@ -1,0 +1,178 @@
+"""GGF (Generic Game Format, as used by GGS and NBoard): read and write Othello games.
+
+``(;GM[Othello]PB[black]PW[white]RE[+12.000]BO[8 <64 squares> *]B[f5//1.2]W[d6/-1.50];)``
+-- ``BO`` uses ``*`` for black and ``O`` for white; a move item is ``square[/eval[/time]]``
+with ``PA`` for a pass.  Reading is lenient (unknown tags are kept, a leading ``1``/``2``
+before ``(;`` is skipped); writing emits passes explicitly, as GGS and Edax do.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ._board import Board
+from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
+from .squares import BLACK, PASS, WHITE, parse_move, square_name
+
+_TAG = re.compile(r"([A-Z]+)\[([^\]]*)\]")
+
+
+@dataclass
+class GgfMove:
+    move: int
+    eval: Optional[float] = None       # in disks, for the player who moved
+    time: Optional[float] = None       # seconds
+
+    def to_item(self) -> str:
+        name = "PA" if self.move == PASS else square_name(self.move)
+        ev = "" if self.eval is None else f"{self.eval:.2f}"
+        tm = "" if self.time is None else f"{self.time:g}"
+        return name + (f"/{ev}/{tm}" if tm else f"/{ev}" if ev else "")
+
+
+@dataclass
+class GgfGame:
+    """A game record: the start board, the moves (passes included), and the other tags."""
+
+    start: Board = field(default_factory=Board)
+    moves: List[GgfMove] = field(default_factory=list)
+    tags: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def black(self) -> str:
+        return self.tags.get("PB", "")
+
+    @property
+    def white(self) -> str:
+        return self.tags.get("PW", "")
+
+    def board(self) -> Board:
+        """The position after every move, its stack holding the game."""
+        board = self.start.copy(stack=False)
+        for i, item in enumerate(self.moves):
+            if item.move != PASS and board.must_pass():
+                board.push(PASS)               # tolerate records that leave passes out
+            if not board.is_legal(item.move):
+                raise IllegalMoveError(f"GGF move {i + 1} ({item.to_item()}) is illegal")
+            board.push(item.move)
+        return board
+
+    @classmethod
+    def from_board(cls, board: Board, black: str = "", white: str = "",
+                   evals: Optional[List[Optional[float]]] = None,
+                   times: Optional[List[Optional[float]]] = None, **tags: str) -> "GgfGame":
+        """A record of ``board``'s move stack, from the position before its first move."""
+        stack = board.move_stack
+        evals = evals or [None] * len(stack)
+        times = times or [None] * len(stack)
+        game = cls(board.root(), [GgfMove(m, e, t) for m, e, t in zip(stack, evals, times)])
+        game.tags.update({"GM": "Othello", "PC": "cythello", "PB": black, "PW": white, "TY": "8"})
+        game.tags.update(tags)
+        outcome = board.outcome()
+        game.tags["RE"] = "?" if outcome is None else f"{outcome.score:+d}.000"
+        return game
+
+    def to_ggf(self) -> str:
+        parts = ["(;GM[Othello]"]
+        for key, value in self.tags.items():
+            if key not in ("GM", "BO"):
+                parts.append(f"{key}[{value}]")
+        parts.append(f"BO[8 {_board_field(self.start)}]")
+        colour = self.start.turn
+        for item in self.moves:
+            parts.append(("B" if colour == BLACK else "W") + f"[{item.to_item()}]")
+            colour ^= 1
+        parts.append(";)")
+        return "".join(parts)
+
+
+def _board_field(board: Board) -> str:
+    s = board.board_string()
+    cells = s[:64].replace("X", "*")
+    rows = " ".join(cells[i:i + 8] for i in range(0, 64, 8))
+    return rows + (" *" if board.turn == BLACK else " O")
+
+
+def _parse_bo(value: str) -> Board:
+    text = value.strip()
+    if not text.startswith("8"):
+        raise InvalidBoardError(f"GGF board must be 8x8: BO[{value}]")
+    cells = [ch for ch in text[1:] if not ch.isspace()]
+    if len(cells) != 65:
+        raise InvalidBoardError(f"GGF board needs 64 squares and a side to move: BO[{value}]")
+    table = {"*": "X", "X": "X", "x": "X", "b": "X", "B": "X",
+             "O": "O", "o": "O", "w": "O", "W": "O", "-": "-", ".": "-"}
+    try:
+        squares = "".join(table[ch] for ch in cells[:64])
+        side = table[cells[64]]
+    except KeyError as exc:
+        raise InvalidBoardError(f"unexpected character {exc.args[0]!r} in BO[{value}]") from None
+    if side == "-":
+        raise InvalidBoardError(f"GGF board has no side to move: BO[{value}]")
+    return Board(f"{squares} {side}")
+
+
+def parse_move_item(value: str) -> GgfMove:
+    """``f5``, ``F5/-1.50``, ``d3//0.01`` or ``PA`` (also NBoard's ``move`` argument)."""
+    fields = value.strip().split("/")
+    move = parse_move(fields[0])
+    ev = tm = None
+    try:
+        if len(fields) > 1 and fields[1].strip():
+            ev = float(fields[1])
+        if len(fields) > 2 and fields[2].strip():
+            tm = float(fields[2])
+    except ValueError:
+        raise InvalidMoveError(f"bad eval or time in move item {value!r}") from None
+    return GgfMove(move, ev, tm)
+
+
+def parse_game(text: str) -> GgfGame:
+    """One ``(;…;)`` game."""
+    body = text.strip()
+    start = body.find("(;")
+    end = body.rfind(";)")
+    if start < 0 or end < start:
+        raise InvalidBoardError("a GGF game is enclosed in '(;' and ';)'")
+    game = GgfGame(tags={})
+    saw_board = False
+    for key, value in _TAG.findall(body[start + 2:end]):
+        if key in ("B", "W"):
+            game.moves.append(parse_move_item(value))
+        elif key == "BO":
+            game.start = _parse_bo(value)
+            saw_board = True
+        else:
+            game.tags[key] = value
+    if game.tags.get("GM", "Othello").lower() != "othello":
+        raise InvalidBoardError(f"not an Othello game: GM[{game.tags['GM']}]")
+    if not saw_board:
+        game.start = Board()
+    game.board()                                 # validate the moves now, not later
+    return game
+
+
+def iter_games(text: str) -> Iterator[GgfGame]:
+    """Every game in a text holding one or many (possibly prefixed by ``1``/``2``)."""
+    pos = 0
+    while True:
+        start = text.find("(;", pos)
+        if start < 0:
+            return
+        end = text.find(";)", start)
+        if end < 0:
+            raise InvalidBoardError("unterminated GGF game (no ';)')")
+        yield parse_game(text[start:end + 2])
+        pos = end + 2
+
+
+def read_ggf(path: str) -> List[GgfGame]:
+    with open(path, encoding="utf-8") as fh:
+        return list(iter_games(fh.read()))
+
+
+def write_ggf(path: str, games: List[GgfGame]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for game in games:
+            fh.write(game.to_ggf() + "\n")

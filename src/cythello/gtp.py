@@ -1,0 +1,232 @@
+"""cythello as a GTP (version 2) engine, with the Othello command set of Edax's GTP mode and
+GoGui's ``gogui-rules_*`` commands so GoGui can show an Othello board.
+
+Moves use Othello names (``f5``, ``pass``); colours are ``black``/``b``/``white``/``w``.
+``genmove`` budgets its time from ``time_settings``/``time_left`` when they were given.
+"""
+from __future__ import annotations
+
+import sys
+from typing import IO, Callable, Dict, List, Optional
+
+from ._board import Board
+from ._version import __version__
+from .errors import IllegalMoveError, InvalidMoveError
+from .players import MCTSPlayer
+from .squares import BLACK, PASS, WHITE, parse_move, square_name
+
+NAME = "cythello"
+
+
+class GtpError(Exception):
+    """A command failed; the message goes back as ``? message``."""
+
+
+def _colour(text: str) -> int:
+    t = text.lower()
+    if t in ("b", "black"):
+        return BLACK
+    if t in ("w", "white"):
+        return WHITE
+    raise GtpError(f"invalid color {text!r}")
+
+
+def clean_line(raw: str) -> str:
+    """GTP input rules: drop control characters but HT and LF, HT to space, ``#`` comments."""
+    line = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or ord(ch) >= 32)
+    return line.split("#", 1)[0].strip()
+
+
+class GtpEngine:
+    """One GTP session.  ``handle(line)`` returns the full reply (or None for no command)."""
+
+    def __init__(self, player: Optional[MCTSPlayer] = None) -> None:
+        self.player = player or MCTSPlayer(rollout="heuristic")
+        self.board = Board()
+        self.main_time: Optional[float] = None
+        self.byo_time = 0.0
+        self.byo_stones = 0
+        self.time_left: Dict[int, tuple] = {}
+        self.quit = False
+        self.commands: Dict[str, Callable[[List[str]], str]] = {
+            "protocol_version": lambda a: "2",
+            "name": lambda a: NAME,
+            "version": lambda a: __version__,
+            "known_command": self.cmd_known_command,
+            "list_commands": lambda a: "\n".join(self.commands),
+            "quit": self.cmd_quit,
+            "boardsize": self.cmd_boardsize,
+            "clear_board": self.cmd_clear_board,
+            "komi": lambda a: "",
+            "play": self.cmd_play,
+            "genmove": self.cmd_genmove,
+            "undo": self.cmd_undo,
+            "time_settings": self.cmd_time_settings,
+            "time_left": self.cmd_time_left,
+            "set_game": self.cmd_set_game,
+            "list_games": lambda a: "Othello",
+            "showboard": lambda a: "\n" + str(self.board),
+            "gogui-rules_game_id": lambda a: "Othello",
+            "gogui-rules_board_size": lambda a: "8",
+            "gogui-rules_board": self.cmd_rules_board,
+            "gogui-rules_legal_moves": self.cmd_rules_legal_moves,
+            "gogui-rules_side_to_move": lambda a: "white" if self.board.turn else "black",
+            "gogui-rules_final_result": self.cmd_rules_final_result,
+        }
+
+    # -- protocol ----------------------------------------------------------------------------
+
+    def handle(self, raw: str) -> Optional[str]:
+        line = clean_line(raw)
+        if not line:
+            return None
+        words = line.split()
+        ident = ""
+        if words[0].isdigit():
+            ident, words = words[0], words[1:]
+            if not words:
+                return f"?{ident} missing command\n\n"
+        name, args = words[0], words[1:]
+        handler = self.commands.get(name)
+        if handler is None:
+            return f"?{ident} unknown command\n\n"
+        try:
+            result = handler(args)
+        except (GtpError, IllegalMoveError, InvalidMoveError, ValueError, IndexError) as exc:
+            return f"?{ident} {exc}\n\n"
+        return f"={ident} {result}".rstrip(" ") + "\n\n"
+
+    def run(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
+        for raw in inp:
+            reply = self.handle(raw)
+            if reply is not None:
+                out.write(reply)
+                out.flush()
+            if self.quit:
+                return
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def cmd_known_command(self, args: List[str]) -> str:
+        return "true" if args and args[0] in self.commands else "false"
+
+    def cmd_quit(self, args: List[str]) -> str:
+        self.quit = True
+        return ""
+
+    def cmd_boardsize(self, args: List[str]) -> str:
+        if not args or args[0] != "8":
+            raise GtpError("unacceptable size")
+        return ""
+
+    def cmd_clear_board(self, args: List[str]) -> str:
+        self.board = Board()
+        return ""
+
+    def cmd_set_game(self, args: List[str]) -> str:
+        if not args or args[0].lower() != "othello":
+            raise GtpError("unsupported game")
+        return ""
+
+    def _pass_if_forced(self, colour: int) -> None:
+        if self.board.turn != colour and self.board.must_pass():
+            self.board.push(PASS)
+
+    def cmd_play(self, args: List[str]) -> str:
+        if len(args) != 2:
+            raise GtpError("syntax: play <color> <move>")
+        colour = _colour(args[0])
+        move = parse_move(args[1])
+        self._pass_if_forced(colour)
+        if self.board.turn != colour:
+            raise GtpError("wrong color")
+        if not self.board.is_legal(move):
+            raise GtpError("illegal move")
+        self.board.push(move)
+        return ""
+
+    def _budget(self, colour: int) -> Optional[float]:
+        """Seconds for this move from the clock, or None to use the player's own limits."""
+        if colour in self.time_left:
+            seconds, stones = self.time_left[colour]
+            if stones > 0:
+                return max(0.01, 0.9 * seconds / stones)
+            moves_left = max(4, (self.board.empties() + 1) // 2)
+            return max(0.01, 0.9 * seconds / moves_left)
+        if self.main_time is not None:
+            moves_left = max(4, (self.board.empties() + 1) // 2)
+            per_move = self.main_time / 30 if self.main_time > 0 else 0.0
+            if self.byo_stones > 0:
+                per_move += 0.9 * self.byo_time / self.byo_stones
+            return max(0.01, min(per_move, self.main_time / moves_left + self.byo_time)
+                       if self.main_time > 0 else per_move)
+        return None
+
+    def cmd_genmove(self, args: List[str]) -> str:
+        if len(args) != 1:
+            raise GtpError("syntax: genmove <color>")
+        colour = _colour(args[0])
+        self._pass_if_forced(colour)
+        if self.board.is_game_over():
+            return "pass"
+        if self.board.turn != colour:
+            raise GtpError("wrong color")
+        moves = list(self.board.legal_moves)
+        if len(moves) == 1:
+            move = moves[0]
+        else:
+            budget = self._budget(colour)
+            if budget is None:
+                move = self.player.search(self.board).best_move
+            else:
+                move = self.player.search(self.board, time_limit=budget).best_move
+        self.board.push(move)
+        return square_name(move)
+
+    def cmd_undo(self, args: List[str]) -> str:
+        if not self.board.move_stack:
+            raise GtpError("cannot undo")
+        self.board.pop()
+        if self.board.move_stack and self.board.peek() == PASS:
+            self.board.pop()                 # a pass is never a move of its own in GTP
+        return ""
+
+    def cmd_time_settings(self, args: List[str]) -> str:
+        main, byo, stones = (float(args[0]), float(args[1]), int(args[2]))
+        if main < 0 or byo < 0 or stones < 0:
+            raise GtpError("time settings must not be negative")
+        self.main_time, self.byo_time, self.byo_stones = main, byo, stones
+        self.time_left = {}
+        return ""
+
+    def cmd_time_left(self, args: List[str]) -> str:
+        colour = _colour(args[0])
+        seconds, stones = float(args[1]), int(args[2])
+        if seconds < 0 or stones < 0:
+            raise GtpError("time left must not be negative")
+        self.time_left[colour] = (seconds, stones)
+        return ""
+
+    def cmd_rules_board(self, args: List[str]) -> str:
+        rows = []
+        for r in range(8):
+            rows.append(" ".join(
+                "X" if self.board.piece_at(r * 8 + c) == BLACK else
+                "O" if self.board.piece_at(r * 8 + c) == WHITE else "." for c in range(8)))
+        return "\n" + "\n".join(rows)
+
+    def cmd_rules_legal_moves(self, args: List[str]) -> str:
+        return " ".join(square_name(m) for m in self.board.legal_moves)
+
+    def cmd_rules_final_result(self, args: List[str]) -> str:
+        outcome = self.board.outcome()
+        if outcome is None:
+            return "unknown"
+        if outcome.winner is None:
+            return "0"
+        return f"{'B' if outcome.winner == BLACK else 'W'}+{abs(outcome.score)}"
+
+
+def main(argv: Optional[list] = None, player: Optional[MCTSPlayer] = None) -> int:
+    GtpEngine(player).run(sys.stdin, sys.stdout)
+    return 0

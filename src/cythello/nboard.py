@@ -1,0 +1,172 @@
+"""cythello as an NBoard-protocol engine (protocol version 2), for NBoard and its tools.
+
+Input is read on its own thread so that ``ping`` interrupts a running search; every reply
+line is flushed; lines the engine does not understand are ignored; bad input never ends it.
+``set depth d`` sets the search budget to ``d * ITERATIONS_PER_DEPTH`` iterations (at most
+``MAX_TIME`` seconds).  Evaluations are the search's win rate for the side to move mapped to
+disks, ``64 * (2p - 1)``; the solver's proofs give exactly +64 / 0 / -64.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from typing import IO, Callable, Optional
+
+from ._board import Board
+from ._version import __version__
+from .ggf import parse_game, parse_move_item
+from .players import MCTSPlayer, SearchResult
+from .squares import PASS, square_name
+
+ITERATIONS_PER_DEPTH = 5_000
+MAX_TIME = 30.0
+NAME = "cythello"
+
+
+def nboard_move(move: int) -> str:
+    return "PA" if move == PASS else square_name(move).upper()
+
+
+def eval_disks(win_rate: float, proof: Optional[str] = None) -> float:
+    """A win rate for the side to move as an NBoard eval in disks."""
+    if proof == "win":
+        return 64.0
+    if proof == "loss":
+        return -64.0
+    if proof == "draw":
+        return 0.0
+    return round(64.0 * (2.0 * win_rate - 1.0), 2)
+
+
+class NBoardEngine:
+    """One NBoard session over a pair of text streams."""
+
+    def __init__(self, out: IO[str] = sys.stdout, player: Optional[MCTSPlayer] = None,
+                 depth: int = 4) -> None:
+        self.out = out
+        self.player = player or MCTSPlayer(rollout="heuristic")
+        self.board = Board()
+        self.depth = depth
+        self.contempt = 0
+        self._write_lock = threading.Lock()
+
+    # -- output ------------------------------------------------------------------------------
+
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self, inp: IO[str] = sys.stdin) -> None:
+        """Serve until end of input or ``quit``."""
+        lines: "queue.Queue[Optional[str]]" = queue.Queue()
+
+        def reader() -> None:
+            for raw in inp:
+                line = raw.strip()
+                if line.split(" ", 1)[0] in ("ping", "quit"):
+                    self.player.stop()          # interrupt a search at once
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=reader, daemon=True, name="nboard-reader").start()
+        while True:
+            line = lines.get()
+            if line is None or line == "quit":
+                return
+            try:
+                self.handle(line)
+            except Exception as exc:  # never die on bad input
+                self.send(f"status error: {type(exc).__name__}: {exc}".replace("\n", " "))
+
+    def handle(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        cmd, args = words[0], words[1:]
+        if cmd == "set" and args:            # Edax-style: "set depth" == "depth"
+            cmd, args = args[0], args[1:]
+            rest = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
+        else:
+            rest = line.split(None, 1)[1] if len(words) > 1 else ""
+        handler: Optional[Callable[[list, str], None]] = getattr(self, f"cmd_{cmd}", None)
+        if handler is not None:
+            handler(args, rest)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def cmd_nboard(self, args: list, rest: str) -> None:
+        self.send(f"set myname {NAME}")
+
+    def cmd_depth(self, args: list, rest: str) -> None:
+        depth = int(args[0])
+        if not 1 <= depth <= 60:
+            raise ValueError(f"depth must be 1-60, not {depth}")
+        self.depth = depth
+        self.send(f"set myname {NAME}{depth}")
+
+    def cmd_game(self, args: list, rest: str) -> None:
+        self.board = parse_game(rest).board()
+
+    def cmd_contempt(self, args: list, rest: str) -> None:
+        self.contempt = int(args[0])         # accepted; MCTS scores draws as half a win
+
+    def cmd_move(self, args: list, rest: str) -> None:
+        item = parse_move_item(args[0])
+        if item.move != PASS and self.board.must_pass():
+            self.board.push(PASS)
+        self.board.push(item.move)
+
+    def cmd_ping(self, args: list, rest: str) -> None:
+        self.send(f"pong {args[0] if args else ''}".rstrip())
+
+    def cmd_learn(self, args: list, rest: str) -> None:
+        self.send("learned")
+
+    def _search(self) -> SearchResult:
+        self.send(f"status {NAME} is thinking")
+        result = self.player.search(self.board, iterations=self.depth * ITERATIONS_PER_DEPTH,
+                                    time_limit=MAX_TIME)
+        self.send(f"nodestats {result.nodes} {result.elapsed:.2f}")
+        return result
+
+    def cmd_go(self, args: list, rest: str) -> None:
+        moves = list(self.board.legal_moves)
+        if not moves or moves == [PASS]:
+            self.send("=== PA")
+            return
+        if len(moves) == 1:
+            self.send(f"=== {nboard_move(moves[0])}/0.00/0.0")
+            return
+        result = self._search()
+        best = next(s for s in result.moves if s.move == result.best_move)
+        ev = eval_disks(best.win_rate, best.proof)
+        self.send(f"=== {nboard_move(result.best_move)}/{ev:.2f}/{result.elapsed:.1f}")
+        self.send(f"status {NAME} is waiting")
+
+    def cmd_hint(self, args: list, rest: str) -> None:
+        n = max(1, int(args[0])) if args else 1
+        if self.board.is_game_over():
+            self.send("status game over")
+            return
+        result = self._search()
+        for s in result.moves[:n]:
+            pv = nboard_move(s.move)
+            if s.move == result.best_move and len(result.principal_variation) > 1:
+                pv = "-".join(nboard_move(m) for m in result.principal_variation[:8])
+            depth = "100%W" if s.proof else str(self.depth)
+            self.send(f"search {pv} {eval_disks(s.win_rate, s.proof):.2f} 0 {depth} "
+                      f"{s.visits}visits")
+        self.send(f"status {NAME} is waiting")
+
+    def cmd_analyze(self, args: list, rest: str) -> None:
+        self.send("status analyze is not supported")
+
+
+def main(argv: Optional[list] = None, player: Optional[MCTSPlayer] = None) -> int:
+    NBoardEngine(sys.stdout, player).run(sys.stdin)
+    return 0

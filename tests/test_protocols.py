@@ -1,0 +1,346 @@
+"""Engine protocols end to end over real pipes: NBoard and GTP engines, the engine client
+(against cythello itself and scripted fake engines), the command line, GGF and SVG."""
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import cythello as cy
+from cythello import Board
+from cythello.engine import (
+    EngineProtocolError, EngineTerminatedError, EngineTimeoutError, Limit, popen_gtp,
+    popen_nboard,
+)
+from cythello.ggf import GgfGame, iter_games, parse_game
+from cythello.match import play_game
+
+PY = sys.executable
+CYTHELLO = [PY, "-m", "cythello"]
+
+
+def run_cli(args, stdin="", timeout=120):
+    return subprocess.run(CYTHELLO + args, input=stdin, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+# -- NBoard -----------------------------------------------------------------------------------
+
+START_GGF = ("(;GM[Othello]PC[NBoard]PB[]PW[]RE[?]TI[5:00]TY[8]BO[8 -------- -------- "
+             "-------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[F6];)")
+
+
+def test_nboard_dialogue():
+    script = "\n".join([
+        "nboard 2", "set depth 1", f"set game {START_GGF}", "ping 1", "hint 2", "go",
+        "set contempt 100", "move E6/0.50/1.2", "this is not a command", "move Z9",
+        "move F4", "ping 2", "learn", "go",
+    ]) + "\n"
+    out = run_cli(["nboard", "--seed", "1"], script)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "set myname cythello"
+    assert "set myname cythello1" in lines
+    assert lines.index("pong 1") < lines.index("pong 2")
+    search = [l for l in lines if l.startswith("search ")]
+    assert len(search) == 2 and all(len(l.split()) >= 5 for l in search)
+    moves = [l for l in lines if l.startswith("=== ")]
+    assert len(moves) == 2
+    first = moves[0].split()[1].split("/")
+    assert cy.parse_move(first[0]) in Board.from_transcript("f5f6").legal_moves
+    float(first[1]), float(first[2])
+    assert any(l.startswith("status error") and "Z9" in l for l in lines)   # told, not dead
+    assert "learned" in lines
+    assert any(l.startswith("nodestats ") for l in lines)
+    # The second go is for the position after f5 f6 e6 f4 (the bad move was ignored).
+    after = Board.from_transcript("f5f6e6f4")
+    assert cy.parse_move(moves[1].split()[1].split("/")[0]) in after.legal_moves
+
+
+def test_nboard_ping_interrupts_a_search():
+    # depth 60 means 300,000 iterations; the ping must cut it short.
+    proc = subprocess.Popen(CYTHELLO + ["nboard"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        proc.stdin.write("nboard 2\nset depth 60\nping 1\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().startswith("set myname")
+        assert proc.stdout.readline().startswith("set myname")
+        assert proc.stdout.readline().strip() == "pong 1"
+        import time
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        time.sleep(0.05)
+        start = time.monotonic()
+        proc.stdin.write("ping 2\n")
+        proc.stdin.flush()
+        seen = []
+        while True:
+            line = proc.stdout.readline().strip()
+            seen.append(line)
+            if line == "pong 2":
+                break
+        assert time.monotonic() - start < 3
+        assert any(l.startswith("===") for l in seen)     # the stopped search still answers
+    finally:
+        proc.stdin.close()
+        proc.wait(10)
+
+
+def test_nboard_pass_when_forced():
+    board = Board("-O" + "X" * 62 + " O")
+    ggf = GgfGame.from_board(board).to_ggf()
+    out = run_cli(["nboard"], f"nboard 2\nset depth 1\nset game {ggf}\ngo\n")
+    assert "=== PA" in out.stdout.splitlines()
+
+
+# -- GTP --------------------------------------------------------------------------------------
+
+def test_gtp_dialogue():
+    script = textwrap.dedent("""\
+        1 protocol_version
+        2 name
+        version
+        boardsize 9
+        boardsize 8
+        clear_board
+        komi 0
+        # a comment line
+        play black f5
+        play b f5
+        play white z9
+        play w d6
+        10 genmove b
+        gogui-rules_game_id
+        gogui-rules_board_size
+        gogui-rules_side_to_move
+        gogui-rules_legal_moves
+        gogui-rules_final_result
+        set_game Othello
+        set_game Chess
+        list_games
+        time_settings 10 0 0
+        time_left w 5 0
+        undo
+        undo
+        undo
+        undo
+        known_command play
+        known_command fly
+        frobnicate
+        list_commands
+        showboard
+        quit
+        """)
+    out = run_cli(["gtp", "--iterations", "300", "--seed", "1"], script)
+    assert out.returncode == 0, out.stderr
+    replies = [r for r in out.stdout.split("\n\n") if r.strip()]
+    it = iter(replies)
+    assert next(it) == "=1 2"
+    assert next(it) == "=2 cythello"
+    assert next(it) == f"= {cy.__version__}"
+    assert next(it) == "? unacceptable size"
+    assert next(it) == "="          # boardsize 8
+    assert next(it) == "="          # clear_board
+    assert next(it) == "="          # komi
+    assert next(it) == "="          # play black f5
+    assert next(it) == "? wrong color"
+    assert next(it).startswith("? not a move")
+    assert next(it) == "="          # play w d6
+    genmove = next(it)
+    assert genmove.startswith("=10 ")
+    assert cy.parse_move(genmove.split()[1]) in Board.from_transcript("f5d6").legal_moves
+    assert next(it) == "= Othello"
+    assert next(it) == "= 8"
+    assert next(it) == "= white"
+    assert len(next(it).split()) >= 2
+    assert next(it) == "= unknown"
+    assert next(it) == "="
+    assert next(it) == "? unsupported game"
+    assert next(it) == "= Othello"
+    assert next(it) == "="
+    assert next(it) == "="
+    assert [next(it) for _ in range(4)] == ["=", "=", "=", "? cannot undo"]
+    assert next(it) == "= true"
+    assert next(it) == "= false"
+    assert next(it) == "? unknown command"
+    commands = next(it)
+    for name in ("genmove", "time_left", "gogui-rules_board", "set_game", "showboard"):
+        assert name in commands.split()
+    assert "a b c d e f g h" in next(it)
+    assert next(it) == "="
+
+
+def test_gtp_inserts_forced_pass_and_reports_result():
+    from cythello.gtp import GtpEngine
+    engine = GtpEngine(cy.MCTSPlayer(iterations=50, seed=1))
+    engine.board = Board("-O" + "X" * 62 + " O")
+    assert engine.handle("genmove b") == "= a1\n\n"        # white's pass inserted first
+    assert engine.handle("gogui-rules_final_result") == "= B+64\n\n"
+    assert engine.handle("genmove w") == "= pass\n\n"
+
+
+# -- the engine client ------------------------------------------------------------------------
+
+def test_client_drives_cythello_gtp_and_nboard_engines():
+    board = Board.from_transcript("f5d6c3")
+    with popen_gtp(CYTHELLO + ["gtp", "--iterations", "200"]) as gtp:
+        assert gtp.name == "cythello"
+        result = gtp.play(board, Limit(time=0.2))
+        assert result.move in board.legal_moves
+    with popen_nboard(CYTHELLO + ["nboard"]) as nb:
+        assert nb.name.startswith("cythello")
+        result = nb.play(board, Limit(depth=1))
+        assert result.move in board.legal_moves and result.eval is not None
+        assert result.info["nodes"] > 0
+
+
+def test_full_game_between_cythello_and_its_own_engines():
+    with popen_gtp(CYTHELLO + ["gtp", "--iterations", "100"]) as gtp, \
+            popen_nboard(CYTHELLO + ["nboard"], limit=Limit(depth=1)) as nb:
+        final = play_game(gtp, nb)
+    assert final.is_game_over()
+
+
+FAKE_DIES = "import sys\nsys.stdin.readline()\nsys.exit(3)\n"
+FAKE_NONSENSE_GTP = textwrap.dedent("""\
+    import sys
+    for line in sys.stdin:
+        cmd = line.split()[0] if line.split() else ""
+        if cmd == "protocol_version":
+            print("= 2\\n", flush=True)
+        elif cmd == "genmove":
+            print("= h9\\n", flush=True)
+        else:
+            print("=\\n", flush=True)
+    """)
+FAKE_ILLEGAL_NBOARD = textwrap.dedent("""\
+    import sys
+    for line in sys.stdin:
+        w = line.split()
+        if w and w[0] == "ping":
+            print("pong " + w[1], flush=True)
+        elif w and w[0] == "go":
+            print("=== A1/0.0/0.1", flush=True)
+    """)
+FAKE_SILENT = "import sys, time\nsys.stdin.readline()\ntime.sleep(30)\n"
+
+
+def _fake(tmp_path, name, source):
+    path = tmp_path / name
+    path.write_text(source)
+    return [PY, str(path)]
+
+
+def test_client_errors(tmp_path):
+    with pytest.raises(EngineTerminatedError):
+        popen_gtp(_fake(tmp_path, "dies.py", FAKE_DIES))
+    with pytest.raises(EngineTerminatedError):
+        popen_nboard(_fake(tmp_path, "dies2.py", FAKE_DIES))
+    with pytest.raises(EngineTerminatedError, match="cannot start"):
+        popen_gtp(["/nonexistent/engine"])
+    with popen_gtp(_fake(tmp_path, "nonsense.py", FAKE_NONSENSE_GTP)) as engine:
+        with pytest.raises(EngineProtocolError, match="not a move"):
+            engine.play(Board())
+    with popen_nboard(_fake(tmp_path, "illegal.py", FAKE_ILLEGAL_NBOARD)) as engine:
+        with pytest.raises(EngineProtocolError, match="illegal move"):
+            engine.play(Board())
+    with pytest.raises(EngineTimeoutError):
+        popen_nboard(_fake(tmp_path, "silent.py", FAKE_SILENT), timeout=0.5)
+
+
+# -- command line -----------------------------------------------------------------------------
+
+def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
+    ggf = tmp_path / "games.ggf"
+    svg = tmp_path / "final.svg"
+    gtp = f"gtp:{PY} -m cythello gtp --iterations 100"
+    out = run_cli(["match", "mcts:iterations=100", gtp, "--games", "2", "--ggf", str(ggf),
+                   "--svg", str(svg), "--seed", "1"])
+    assert out.returncode == 0, out.stderr
+    assert "game 2/2" in out.stdout and "Elo" in out.stdout
+    games = list(iter_games(ggf.read_text()))
+    assert len(games) == 2 and all(g.board().is_game_over() for g in games)
+    ET.fromstring(svg.read_text())
+    nboard = f"nboard:{PY} -m cythello nboard"
+    out = run_cli(["match", "easy", nboard, "--games", "1", "--seed", "2"])
+    assert out.returncode == 0, out.stderr
+    assert "easy vs nboard" in out.stdout
+
+
+def test_cli_play_a_whole_game_through_stdin():
+    # A scripted human: some commands and bad moves first, then every square name over and
+    # over; the illegal ones are answered with the legal list and skipped, so the game
+    # reaches its end whatever the engine plays.
+    board = Board.from_transcript("f5d6c3d3c4")
+    from cythello import SQUARE_NAMES
+    script = "\n".join(["help", "zz9", "a1", "undo", "hint"] + SQUARE_NAMES * 40 + ["pass"] * 5)
+    out = run_cli(["play", board.board_string(), "--iterations", "50", "--seed", "3"], script)
+    assert out.returncode == 0, out.stderr
+    assert "game over:" in out.stdout
+    assert "transcript:" in out.stdout
+    assert "is not legal" in out.stdout and "not a move" in out.stdout
+    assert "hint:" in out.stdout and "nothing to undo" in out.stdout
+
+
+def test_cli_analyse_and_errors():
+    out = run_cli(["analyse", "f5d6", "--iterations", "500", "--json", "--seed", "1"])
+    assert out.returncode == 0, out.stderr
+    import json
+    data = json.loads(out.stdout)
+    assert data["iterations"] == 500 and data["best_move_name"]
+    bad = run_cli(["analyse", "f5f5"])
+    assert bad.returncode == 2 and "illegal" in bad.stderr
+    bad = run_cli(["analyse", "--iterations", "-3"])
+    assert bad.returncode == 2 and "iterations" in bad.stderr
+    bad = run_cli(["match", "easy", "grandmaster"])
+    assert bad.returncode == 2 and "unknown player" in bad.stderr
+
+
+# -- records and pictures ---------------------------------------------------------------------
+
+def test_ggf_round_trip_with_passes_evals_and_times():
+    rng = __import__("random").Random(4)
+    for _ in range(20):
+        b = Board()
+        while not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+        evals = [round(rng.uniform(-10, 10), 2) for _ in b.move_stack]
+        times = [round(rng.uniform(0, 3), 2) for _ in b.move_stack]
+        game = GgfGame.from_board(b, "alice", "bob", evals=evals, times=times)
+        text = game.to_ggf()
+        again = parse_game(text)
+        assert again.board() == b and again.board().move_stack == b.move_stack
+        assert [m.eval for m in again.moves] == evals
+        assert again.black == "alice" and again.tags["RE"] == game.tags["RE"]
+        assert again.to_ggf() == text
+
+
+def test_ggf_reads_real_world_records():
+    text = ("1 (;GM[Othello]PC[GGS/os]DT[2003.12.15_12:33:18.MST]PB[Saio1200]PW[Saio3000]"
+            "RB[2196.37]RW[2200.35]TI[05:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- "
+            "-------- ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]"
+            "B[f6/1.5/0.01];)\n2 (;GM[Othello]BO[8 ---------------------------O*------*O"
+            "--------------------------- *]B[F5];)")
+    games = list(iter_games(text))
+    assert len(games) == 2
+    assert games[0].board() == Board.from_transcript("d3c5f6")
+    assert games[0].moves[2].eval == 1.5 and games[0].moves[0].time == 0.01
+    assert games[1].board() == Board.from_transcript("f5")
+    with pytest.raises(cy.InvalidBoardError):
+        parse_game("(;GM[Chess];)")
+    with pytest.raises(cy.IllegalMoveError):
+        parse_game("(;GM[Othello]B[a1];)")
+    with pytest.raises(cy.InvalidBoardError):
+        parse_game("(;GM[Othello]BO[8 ---];)")
+
+
+def test_svg_is_well_formed():
+    b = Board.from_transcript("f5d6c3")
+    root = ET.fromstring(b._repr_svg_())
+    assert root.tag.endswith("svg")
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    # 7 discs + legal-move dots + the last-move ring
+    assert len(circles) == b.discs(0) + b.discs(1) + len(b.legal_moves) + 1
+    ET.fromstring(b.to_svg(last_move=None, legal=False, size=200))
