@@ -62,15 +62,17 @@ def _elo(score: float) -> float:
 
 
 def elo_difference(wins: int, draws: int, losses: int) -> "tuple[float, float]":
-    """Elo difference from a match score and the half-width of its 95% interval (normal
-    approximation of the per-game score; infinite margins are clipped at ±1200)."""
+    """Elo difference from a match score and the half-width of its 95% interval.  The
+    interval is Wilson's for the score, so it stays honest for 20-0 sweeps (where the point
+    estimate is clipped at +1200)."""
     n = wins + draws + losses
     if n == 0:
         return 0.0, float("inf")
     score = (wins + 0.5 * draws) / n
-    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
-    se = math.sqrt(var / n)
-    low, high = _elo(score - 1.96 * se), _elo(score + 1.96 * se)
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = _elo(centre - half), _elo(centre + half)
     return _elo(score), (high - low) / 2
 
 

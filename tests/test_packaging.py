@@ -1,0 +1,63 @@
+"""What can be checked of the wheel pipeline without Docker: cibuildwheel's build
+identifiers for every platform, and the workflow files."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314"]
+PLATFORMS = {
+    "linux": ("x86_64,aarch64", [f"{lib}_{arch}" for lib in ("manylinux", "musllinux")
+                                 for arch in ("x86_64", "aarch64")]),
+    "macos": ("x86_64,arm64", ["macosx_x86_64", "macosx_arm64"]),
+    "windows": ("AMD64", ["win_amd64"]),
+}
+
+pytestmark = pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(),
+                                reason="needs the source tree (run from a checkout)")
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+def test_cibuildwheel_build_identifiers(platform):
+    pytest.importorskip("cibuildwheel")
+    archs, tags = PLATFORMS[platform]
+    out = subprocess.run(
+        [sys.executable, "-m", "cibuildwheel", "--platform", platform, "--archs", archs,
+         "--print-build-identifiers", str(ROOT)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    ids = set(out.stdout.split())
+    expected = {f"{py}-{tag}" for py in PYTHONS for tag in tags}
+    assert ids == expected, (sorted(ids - expected), sorted(expected - ids))
+    assert not any("t-" in i.split("-")[0] + "-" for i in ids)   # no free-threaded builds
+    assert not any(i.endswith(("win32", "i686")) for i in ids)
+
+
+def test_workflows_parse_and_name_their_jobs():
+    yaml = pytest.importorskip("yaml")
+    wheels = yaml.safe_load((ROOT / ".github/workflows/wheels.yml").read_text())
+    assert set(wheels["jobs"]) == {"build_wheels", "build_sdist", "publish"}
+    runners = wheels["jobs"]["build_wheels"]["strategy"]["matrix"]["os"]
+    assert {"ubuntu-latest", "ubuntu-24.04-arm", "macos-13", "macos-14", "windows-latest"} <= set(runners)
+    publish = wheels["jobs"]["publish"]
+    assert publish["permissions"]["id-token"] == "write"
+    assert any("pypi-publish" in step.get("uses", "") for step in publish["steps"])
+    ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text())
+    assert "test" in ci["jobs"]
+    assert "3.9" in ci["jobs"]["test"]["strategy"]["matrix"]["python"]
+
+
+def test_sdist_manifest_lists_every_source_kind():
+    text = (ROOT / "MANIFEST.in").read_text()
+    for pattern in ("*.pyx", "*.pxd", "*.pyi", "*.h"):
+        assert pattern in text
+
+
+def test_version_in_one_place():
+    import cythello
+    version_file = (ROOT / "src/cythello/_version.py").read_text()
+    assert f'"{cythello.__version__}"' in version_file
+    assert 'version = { attr = "cythello._version.__version__" }' in (ROOT / "pyproject.toml").read_text()
