@@ -3,6 +3,7 @@
 #   sdist -> wheel built FROM the sdist (catches files missing from it) -> auditwheel repair
 #   -> twine check -> install into a fresh virtual environment -> run the test suite against
 #   the installed wheel (from a copy of tests/, never the source tree).
+#   -> mypy stubtest of the installed compiled modules against their .pyi stubs.
 # Usage: tools/check_dist.sh   (needs network access to PyPI for the build tools)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ echo "== auditwheel"
 case "$(uname -s)" in
   Linux)
     "$work/tools/bin/auditwheel" show "$wheel"
-    "$work/tools/bin/auditwheel" repair -q -w "$work/dist" "$wheel" ;;
+    "$work/tools/bin/auditwheel" repair -w "$work/dist" "$wheel" ;;
   *) cp "$wheel" "$work/dist/" ;;
 esac
 
@@ -40,4 +41,8 @@ echo "== install into a fresh venv and test the installed wheel"
 cp -r tests "$work/tests"
 (cd "$work" && "$work/test/bin/python" -c "import cythello, sys; print('installed', cythello.__version__, 'from', cythello.__file__); assert 'site-packages' in cythello.__file__" \
     && "$work/test/bin/python" -m pytest -q -m "not slow" tests --ignore=tests/test_packaging.py)
+echo "== stubs of the installed compiled modules (mypy stubtest)"
+"$work/test/bin/python" -m pip install -q --disable-pip-version-check mypy
+(cd "$work" && "$work/test/bin/python" -m mypy.stubtest cythello._board cythello._mcts \
+    --allowlist "$OLDPWD/tools/stubtest-allowlist.txt")
 echo "== check_dist: all good"

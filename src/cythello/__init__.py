@@ -10,3 +10,22 @@ from ._board import (
 from .obf import ObfPosition, parse_obf_line, read_obf
 from .players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
 from .match import MatchResult, play_game, run_match
+
+
+def build_info() -> "dict[str, object]":
+    """How this copy of cythello was built and which code paths it runs."""
+    import platform
+    import sys
+
+    from ._mcts import NODE_BYTES
+
+    return {
+        "version": __version__,
+        # One portable scalar path: baseline instructions only, so a wheel runs on every
+        # CPU of its platform.  A SIMD path would be chosen here at run time.
+        "rules_path": "portable-scalar",
+        "node_bytes": NODE_BYTES,
+        "machine": platform.machine(),
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+    }

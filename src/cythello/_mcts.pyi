@@ -1,5 +1,7 @@
 from typing import List, Optional, Tuple
 
+from typing_extensions import disjoint_base
+
 from ._board import Board
 
 STOP_REASONS: Tuple[str, ...]
@@ -7,11 +9,12 @@ PROOF_NAMES: Tuple[Optional[str], ...]
 NODE_BYTES: int
 ROLLOUT_POLICIES: dict[str, int]
 
+@disjoint_base
 class SearchTree:
     total_iterations: int
-    def __init__(self, board: Board, *, exploration: float = ..., rollout: str = "random",
+    def __new__(cls, board: Board, *, exploration: float = ..., rollout: str = "random",
                  seed: int = 0, max_nodes: int = 4000000, disc_weight: float = 0.0,
-                 expand_after: int = 1) -> None: ...
+                 expand_after: int = 1) -> SearchTree: ...
     def run(self, iterations: Optional[int] = None, deadline: float = 0.0) -> Tuple[int, str]: ...
     def stop(self) -> None: ...
     def clear_stop(self) -> None: ...

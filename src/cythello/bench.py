@@ -3,7 +3,7 @@ comparing versions live in the repository's ``benchmarks/``)."""
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ._board import Board, perft, random_playouts
 from ._mcts import NODE_BYTES, SearchTree
@@ -12,7 +12,7 @@ from .players import MCTSPlayer
 MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
 
 
-def _rate(fn, seconds: float) -> float:
+def _rate(fn: Callable[[], int], seconds: float) -> float:
     n, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         n += fn()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from ._board import Board
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
@@ -44,7 +44,7 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
     if args.preset is None:
         return MCTSPlayer(**overrides)
     if "iterations" in overrides or "time_limit" in overrides:
-        settings = dict(PRESETS[args.preset])
+        settings: Dict[str, Any] = dict(PRESETS[args.preset])
         settings.pop("iterations", None)
         settings.pop("time_limit", None)
         settings.update(overrides)
@@ -74,6 +74,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     board = board_from_text(args.position)
     if board.is_game_over():
         outcome = board.outcome()
+        assert outcome is not None
         print(str(board))
         print(f"game over: {outcome.result()}")
         return 0
@@ -146,6 +147,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}", file=out)
             continue
     outcome = board.outcome()
+    assert outcome is not None
     winner = "draw" if outcome.winner is None else (
         "you win" if outcome.winner == human else "cythello wins")
     print(f"game over: {outcome.result()} ({winner})", file=out)
@@ -164,7 +166,7 @@ def _movers(board: Board) -> List[int]:
 
 # -- match -----------------------------------------------------------------------------------
 
-def make_player(spec: str, seed: Optional[int] = None):
+def make_player(spec: str, seed: Optional[int] = None) -> Any:
     """A player from a spec: a preset name, ``random``, ``mcts:key=value,…``,
     ``gtp:COMMAND`` or ``nboard:COMMAND``."""
     from .players import RandomPlayer
@@ -175,7 +177,7 @@ def make_player(spec: str, seed: Optional[int] = None):
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":
-        settings: dict = {"seed": seed}
+        settings: Dict[str, Any] = {"seed": seed}
         for item in filter(None, rest.split(",")):
             key, _, value = item.partition("=")
             key = key.strip().replace("-", "_")
@@ -221,8 +223,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         getattr(first, "quit", lambda: None)()
         raise
 
-    def progress(g: int, final: Board, result) -> None:
+    def progress(g: int, final: Board, result: Any) -> None:
         o = final.outcome()
+        assert o is not None
         colour = "black" if g % 2 == 0 else "white"
         print(f"game {g + 1}/{args.games}: {args.first} ({colour}) {o.result()}  "
               f"[{result.summary()}]", flush=True)
@@ -327,7 +330,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        return int(args.func(args))
     except (InvalidBoardError, InvalidMoveError, IllegalMoveError, SettingsError,
             TypeError, ValueError) as exc:
         print(f"cythello {args.command}: error: {exc}", file=sys.stderr)

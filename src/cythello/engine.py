@@ -20,7 +20,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Union
+from typing import IO, Any, Dict, List, Optional, Sequence, Union
 
 from ._board import Board
 from .errors import IllegalMoveError, InvalidMoveError
@@ -59,13 +59,13 @@ class Limit:
 class PlayResult:
     move: int
     eval: Optional[float] = None             # disks, side to move, when the engine says
-    info: dict = field(default_factory=dict)
+    info: Dict[str, Any] = field(default_factory=dict)
 
 
 class _Pipe:
     """A child process with line-oriented stdin/stdout; stdout is read on a thread."""
 
-    def __init__(self, command: Command, stderr=subprocess.DEVNULL) -> None:
+    def __init__(self, command: Command, stderr: Any = subprocess.DEVNULL) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         try:
             self.proc = subprocess.Popen(
@@ -165,10 +165,10 @@ class _Client:
 
     close = quit
 
-    def __enter__(self):
+    def __enter__(self) -> "_Client":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.quit()
 
     def __repr__(self) -> str:
@@ -190,7 +190,7 @@ class NBoardClient(_Client):
         n = next(self._ping)
         self._pipe.send(f"ping {n}")
         deadline = deadline or time.monotonic() + self.timeout
-        seen = []
+        seen: List[str] = []
         while True:
             line = self._pipe.readline(deadline - time.monotonic())
             if line.startswith("set myname "):
@@ -209,7 +209,7 @@ class NBoardClient(_Client):
         self._sync()
         self._pipe.send("go")
         deadline = self._deadline(limit)
-        info: dict = {}
+        info: Dict[str, Any] = {}
         while True:
             line = self._pipe.readline(deadline - time.monotonic())
             if line.startswith("nodestats "):

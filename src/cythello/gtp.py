@@ -7,7 +7,7 @@ Moves use Othello names (``f5``, ``pass``); colours are ``black``/``b``/``white`
 from __future__ import annotations
 
 import sys
-from typing import IO, Callable, Dict, List, Optional
+from typing import IO, Callable, Dict, List, Optional, Tuple
 
 from ._board import Board
 from ._version import __version__
@@ -46,7 +46,7 @@ class GtpEngine:
         self.main_time: Optional[float] = None
         self.byo_time = 0.0
         self.byo_stones = 0
-        self.time_left: Dict[int, tuple] = {}
+        self.time_left: Dict[int, Tuple[float, int]] = {}
         self.quit = False
         self.commands: Dict[str, Callable[[List[str]], str]] = {
             "protocol_version": lambda a: "2",
@@ -227,6 +227,6 @@ class GtpEngine:
         return f"{'B' if outcome.winner == BLACK else 'W'}+{abs(outcome.score)}"
 
 
-def main(argv: Optional[list] = None, player: Optional[MCTSPlayer] = None) -> int:
+def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
     GtpEngine(player).run(sys.stdin, sys.stdout)
     return 0

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
 
 from ._board import Board
 from .errors import IllegalMoveError
 from .squares import BLACK, WHITE, square_name
 
 
-def play_game(black, white, start: Optional[Board] = None,
+def play_game(black: Any, white: Any, start: Optional[Board] = None,
               on_move: Optional[Callable[[Board, int], None]] = None) -> Board:
     """Play one game between two players (objects with ``choose_move``) and return the
     final board, its move stack holding the game.  An illegal move from a player raises
@@ -46,7 +46,7 @@ class MatchResult:
         """Points of the first player per game (win 1, draw 0.5)."""
         return (self.wins + 0.5 * self.draws) / self.played if self.played else 0.5
 
-    def elo(self) -> "tuple[float, float]":
+    def elo(self) -> Tuple[float, float]:
         """Elo difference of the first player and its 95% error margin."""
         return elo_difference(self.wins, self.draws, self.losses)
 
@@ -58,10 +58,10 @@ class MatchResult:
 
 def _elo(score: float) -> float:
     score = min(max(score, 1e-3), 1 - 1e-3)
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0   # + 0.0: no "-0" for an even score
 
 
-def elo_difference(wins: int, draws: int, losses: int) -> "tuple[float, float]":
+def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
     """Elo difference from a match score and the half-width of its 95% interval.  The
     interval is Wilson's for the score, so it stays honest for 20-0 sweeps (where the point
     estimate is clipped at +1200)."""
@@ -76,7 +76,7 @@ def elo_difference(wins: int, draws: int, losses: int) -> "tuple[float, float]":
     return _elo(score), (high - low) / 2
 
 
-def run_match(first, second, games: int, openings: Optional[Sequence[Board]] = None,
+def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[Board]] = None,
               on_game: Optional[Callable[[int, Board, MatchResult], None]] = None) -> MatchResult:
     """``games`` games, colours alternating (``first`` is black in even-numbered games).
     Each pair of games starts from the same opening when ``openings`` are given."""
@@ -88,7 +88,9 @@ def run_match(first, second, games: int, openings: Optional[Sequence[Board]] = N
         first_is_black = g % 2 == 0
         black, white = (first, second) if first_is_black else (second, first)
         final = play_game(black, white, start)
-        winner = final.outcome().winner
+        outcome = final.outcome()
+        assert outcome is not None
+        winner = outcome.winner
         mine = BLACK if first_is_black else WHITE
         if winner is None:
             result.draws += 1
@@ -106,7 +108,8 @@ def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
     """Distinct positions after ``plies`` random moves from the start, for fairer matches."""
     import random
     rng = random.Random(seed)
-    seen, out = set(), []
+    seen: Set[Board] = set()
+    out: List[Board] = []
     attempts = 0
     while len(out) < count and attempts < count * 100:
         attempts += 1

@@ -12,7 +12,7 @@ import queue
 import sys
 import threading
 import time
-from typing import IO, Callable, Optional
+from typing import IO, Callable, List, Optional
 
 from ._board import Board
 from ._version import __version__
@@ -93,38 +93,38 @@ class NBoardEngine:
             rest = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
         else:
             rest = line.split(None, 1)[1] if len(words) > 1 else ""
-        handler: Optional[Callable[[list, str], None]] = getattr(self, f"cmd_{cmd}", None)
+        handler: Optional[Callable[[List[str], str], None]] = getattr(self, f"cmd_{cmd}", None)
         if handler is not None:
             handler(args, rest)
 
     # -- commands ----------------------------------------------------------------------------
 
-    def cmd_nboard(self, args: list, rest: str) -> None:
+    def cmd_nboard(self, args: List[str], rest: str) -> None:
         self.send(f"set myname {NAME}")
 
-    def cmd_depth(self, args: list, rest: str) -> None:
+    def cmd_depth(self, args: List[str], rest: str) -> None:
         depth = int(args[0])
         if not 1 <= depth <= 60:
             raise ValueError(f"depth must be 1-60, not {depth}")
         self.depth = depth
         self.send(f"set myname {NAME}{depth}")
 
-    def cmd_game(self, args: list, rest: str) -> None:
+    def cmd_game(self, args: List[str], rest: str) -> None:
         self.board = parse_game(rest).board()
 
-    def cmd_contempt(self, args: list, rest: str) -> None:
+    def cmd_contempt(self, args: List[str], rest: str) -> None:
         self.contempt = int(args[0])         # accepted; MCTS scores draws as half a win
 
-    def cmd_move(self, args: list, rest: str) -> None:
+    def cmd_move(self, args: List[str], rest: str) -> None:
         item = parse_move_item(args[0])
         if item.move != PASS and self.board.must_pass():
             self.board.push(PASS)
         self.board.push(item.move)
 
-    def cmd_ping(self, args: list, rest: str) -> None:
+    def cmd_ping(self, args: List[str], rest: str) -> None:
         self.send(f"pong {args[0] if args else ''}".rstrip())
 
-    def cmd_learn(self, args: list, rest: str) -> None:
+    def cmd_learn(self, args: List[str], rest: str) -> None:
         self.send("learned")
 
     def _search(self) -> SearchResult:
@@ -134,7 +134,7 @@ class NBoardEngine:
         self.send(f"nodestats {result.nodes} {result.elapsed:.2f}")
         return result
 
-    def cmd_go(self, args: list, rest: str) -> None:
+    def cmd_go(self, args: List[str], rest: str) -> None:
         moves = list(self.board.legal_moves)
         if not moves or moves == [PASS]:
             self.send("=== PA")
@@ -148,7 +148,7 @@ class NBoardEngine:
         self.send(f"=== {nboard_move(result.best_move)}/{ev:.2f}/{result.elapsed:.1f}")
         self.send(f"status {NAME} is waiting")
 
-    def cmd_hint(self, args: list, rest: str) -> None:
+    def cmd_hint(self, args: List[str], rest: str) -> None:
         n = max(1, int(args[0])) if args else 1
         if self.board.is_game_over():
             self.send("status game over")
@@ -163,10 +163,10 @@ class NBoardEngine:
                       f"{s.visits}visits")
         self.send(f"status {NAME} is waiting")
 
-    def cmd_analyze(self, args: list, rest: str) -> None:
+    def cmd_analyze(self, args: List[str], rest: str) -> None:
         self.send("status analyze is not supported")
 
 
-def main(argv: Optional[list] = None, player: Optional[MCTSPlayer] = None) -> int:
+def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
     NBoardEngine(sys.stdout, player).run(sys.stdin)
     return 0

@@ -11,7 +11,7 @@ import random
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ._board import Board, random_seed
 from ._mcts import NODE_BYTES, SearchTree
@@ -106,7 +106,7 @@ class SearchResult:
     def best_move_name(self) -> str:
         return square_name(self.best_move)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         d = asdict(self)
         d["best_move_name"] = self.best_move_name
         d["iterations_per_second"] = self.iterations_per_second
@@ -281,7 +281,8 @@ class MCTSPlayer:
         reasons = [""] * n
 
         def work(i: int, chunk_end: float) -> None:
-            left = None if quota[i] is None else quota[i] - done[i]
+            q = quota[i]
+            left = None if q is None else q - done[i]
             if left is not None and left <= 0:
                 reasons[i] = "iterations"
                 return
@@ -313,7 +314,7 @@ class MCTSPlayer:
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: str) -> SearchResult:
-        merged: Dict[int, List] = {}
+        merged: Dict[int, List[Any]] = {}
         for tree in self._trees:
             for move, visits, reward, proof, _ in tree.child_stats():
                 row = merged.setdefault(move, [0, 0.0, None])

@@ -1,15 +1,18 @@
 """Boards as SVG pictures (Jupyter shows ``Board`` objects with them)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 from xml.sax.saxutils import escape
 
 from .squares import BLACK, FILE_NAMES, PASS, WHITE
 
+if TYPE_CHECKING:
+    from ._board import Board
+
 GREEN = "#2e7d32"
 
 
-def board_svg(board, last_move: Optional[int] = None, legal: bool = True,
+def board_svg(board: "Board", last_move: Optional[int] = None, legal: bool = True,
               size: int = 360, coordinates: bool = True) -> str:
     """An SVG document of ``board``: discs, optional coordinates, the legal moves of the side
     to move as small dots, and ``last_move`` ringed in red."""

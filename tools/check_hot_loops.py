@@ -1,0 +1,58 @@
+"""Check with ``cython -a`` that the hot C functions touch no Python object.
+
+    python3 tools/check_hot_loops.py      # exit 1 and the offending lines if any does
+
+Cython's annotation scores each source line by how much Python C-API code it generated;
+the search, rollout and perft loops must all score 0.
+"""
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "cythello"
+HOT = {
+    "_rollout": ["pick_move", "playout"],
+    "_mcts": ["_select", "_expand", "_propagate_proof", "_iterate", "_run"],
+    "_board": ["_perft"],
+    "_pool": ["pool_alloc", "pool_keep_subtree"],
+}
+
+
+def function_lines(source, name):
+    start = next(i for i, l in enumerate(source) if re.search(rf"cdef [^=]*\b{name}\(", l))
+    indent = len(source[start]) - len(source[start].lstrip())
+    end = start + 1
+    while end < len(source) and (not source[end].strip()
+                                 or len(source[end]) - len(source[end].lstrip()) > indent):
+        end += 1
+    return start + 2, end          # 1-based, body only
+
+
+def main() -> int:
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        pkg = Path(tmp) / "cythello"
+        shutil.copytree(SRC, pkg, ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.html"))
+        for module, names in HOT.items():
+            subprocess.run([sys.executable, "-m", "cython", "-3", "-a", "-I", tmp,
+                            "-X", "boundscheck=False", "-X", "wraparound=False",
+                            "-X", "cdivision=True", str(pkg / f"{module}.pyx")],
+                           check=True, capture_output=True)
+            html = (pkg / f"{module}.html").read_text()
+            scores = {int(n): int(s) for s, n in re.findall(
+                r'class="cython line score-(\d+)"[^>]*>.*?<span class="">(\d+)</span>', html)}
+            source = (pkg / f"{module}.pyx").read_text().splitlines()
+            for name in names:
+                first, last = function_lines(source, name)
+                bad = [n for n in range(first, last + 1) if scores.get(n, 0) > 0]
+                print(f"{module}.{name:<18} lines {first}-{last}: "
+                      + ("no Python" if not bad else f"Python on lines {bad}"))
+                failures += bool(bad)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
