@@ -17,3 +17,9 @@ def read_perft_table():
             depth, count, _bik = line.split()
             table[int(depth)] = int(count)
     return table
+
+
+def pytest_configure(config):
+    # Also registered in pyproject.toml; repeated here for runs outside the checkout
+    # (cibuildwheel's and tools/check_dist.sh's copies of tests/).
+    config.addinivalue_line("markers", "slow: long-running checks; deselect with -m 'not slow'")
