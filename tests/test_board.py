@@ -228,3 +228,11 @@ def test_perft_and_playout_argument_errors():
         cy.random_playouts(Board(), -5)
     with pytest.raises(TypeError):
         cy.random_playouts(Board(), 10, seed="x")
+
+
+def test_internal_views_reject_none():
+    from cythello._board import LegalMoves
+    with pytest.raises(TypeError):
+        LegalMoves(None)
+    with pytest.raises(TypeError):
+        Board.from_transcript("f5", start="not a board")

@@ -251,3 +251,32 @@ def test_game_over_and_wrong_types():
 def test_strength_against_random_player():
     result = run_match(MCTSPlayer(iterations=200, seed=7), RandomPlayer(seed=8), games=20)
     assert result.wins >= 19, result.summary()
+
+
+def test_tree_refuses_concurrent_use_instead_of_crashing():
+    tree = SearchTree(Board(), seed=1)
+    worker = threading.Thread(target=lambda: tree.run(None, time.monotonic() + 0.3))
+    worker.start()
+    time.sleep(0.05)
+    try:
+        for call in (lambda: tree.run(10), tree.child_stats, lambda: tree.root_visits,
+                     lambda: tree.advance(Board())):
+            with pytest.raises(RuntimeError, match="another thread"):
+                call()
+    finally:
+        worker.join()
+    assert tree.root_visits > 0
+    with pytest.raises(IndexError):
+        tree.child_stats(10**6)
+
+
+def test_one_player_searched_from_several_threads_serialises():
+    player = MCTSPlayer(iterations=2000, seed=1)
+    results = []
+    workers = [threading.Thread(target=lambda: results.append(player.search(MIDGAME)))
+               for _ in range(3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert [r.iterations for r in results] == [2000, 2000, 2000]

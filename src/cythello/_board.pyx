@@ -80,7 +80,7 @@ cdef class LegalMoves:
 
     cdef Board board
 
-    def __cinit__(self, Board board):
+    def __cinit__(self, Board board not None):
         self.board = board
 
     def __iter__(self):
@@ -182,6 +182,8 @@ cdef class Board:
         position).  Forced passes are implicit; ``pa``/``--`` may also spell them out."""
         if not isinstance(transcript, str):
             raise TypeError(f"a transcript is a str like 'f5d6c3', not {type(transcript).__name__}")
+        if start is not None and not isinstance(start, Board):
+            raise TypeError(f"start must be a Board or None, not {type(start).__name__}")
         cdef Board board = cls() if start is None else start.copy(stack=False)
         text = "".join(transcript.split())
         if len(text) % 2:

@@ -70,6 +70,7 @@ cdef class SearchTree:
     cdef double disc_weight
     cdef uint32_t expand_after
     cdef int stop_flag
+    cdef bint running              # a run() is in progress (set and read under the GIL)
     cdef readonly uint64_t total_iterations
 
     def __cinit__(self, Board board not None, *, double exploration=1.4142135623730951,
@@ -272,10 +273,21 @@ cdef class SearchTree:
         cdef uint64_t limit = 0xFFFFFFFFFFFFFFFF if iterations is None else iterations
         cdef uint64_t done = 0
         cdef int reason
-        with nogil:
-            reason = self._run(limit, deadline, &done)
+        self._check_idle()
+        self.running = True
+        try:
+            with nogil:
+                reason = self._run(limit, deadline, &done)
+        finally:
+            self.running = False
         self.total_iterations += done
         return done, STOP_REASONS[reason]
+
+    cdef _check_idle(self):
+        # One thread searches a tree at a time, and nobody reads it meanwhile: the arena
+        # may move under a reader when it grows.
+        if self.running:
+            raise RuntimeError("this SearchTree is searching in another thread")
 
     def stop(self):
         """Ask a running search to return as soon as possible (safe from any thread).  The
@@ -300,11 +312,13 @@ cdef class SearchTree:
 
     @property
     def root_visits(self):
+        self._check_idle()
         return self.pool.nodes[0].visits
 
     @property
     def root_proof(self):
         """None, or "win"/"loss"/"draw" for the side to move at the root."""
+        self._check_idle()
         cdef int p = self.pool.nodes[0].proven
         # Stored for the root's mover, who is the side *not* to move at the root.
         return (None, "loss", "win", "draw")[p]
@@ -312,11 +326,15 @@ cdef class SearchTree:
     @property
     def root_win_rate(self):
         """Mean reward of the side to move at the root (0.5 before any visit)."""
+        self._check_idle()
         cdef Node* r = &self.pool.nodes[0]
         return 1.0 - r.reward / r.visits if r.visits else 0.5
 
     def child_stats(self, int idx=0):
         """``[(move, visits, reward sum, proof, node index), ...]`` of a node's children."""
+        self._check_idle()
+        if not 0 <= idx < <int>self.pool.size:
+            raise IndexError(f"node index {idx} out of range 0-{self.pool.size - 1}")
         cdef Node* nodes = self.pool.nodes
         if not nodes[idx].flags & FLAG_EXPANDED:
             return []
@@ -339,6 +357,7 @@ cdef class SearchTree:
 
     def node_visit_sums(self):
         """For tests: ``[(visits, sum of children's visits, expanded, proven)]`` per node."""
+        self._check_idle()
         cdef Node* nodes = self.pool.nodes
         cdef uint32_t i, j
         out = []
@@ -355,6 +374,7 @@ cdef class SearchTree:
         """Re-root the tree at ``board`` if it is within ``max_plies`` moves of the current
         root, keeping that subtree's statistics and releasing the rest; otherwise start a
         fresh tree there.  Returns True when statistics were kept."""
+        self._check_idle()
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
         if P == self.root_pos.P and O == self.root_pos.O and board.turn == self.root_turn:

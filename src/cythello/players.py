@@ -191,6 +191,7 @@ class MCTSPlayer:
         self._trees: List[SearchTree] = []
         self._searches = 0
         self._stop = threading.Event()
+        self._search_lock = threading.Lock()   # one search at a time per player
 
     @classmethod
     def preset(cls, name: str, **overrides: object) -> "MCTSPlayer":
@@ -255,7 +256,18 @@ class MCTSPlayer:
         on_progress: Optional[Callable[[SearchResult], None]] = None,
     ) -> SearchResult:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
-        ``time_limit`` override the player's limits for this search only."""
+        ``time_limit`` override the player's limits for this search only.  Searches of one
+        player from several threads run one after another."""
+        with self._search_lock:
+            return self._search(board, iterations, time_limit, on_progress)
+
+    def _search(
+        self,
+        board: Board,
+        iterations: Optional[int],
+        time_limit: Optional[float],
+        on_progress: Optional[Callable[[SearchResult], None]],
+    ) -> SearchResult:
         if not isinstance(board, Board):
             raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
         if board.is_game_over():
