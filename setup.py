@@ -11,7 +11,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
-MODULES = ["_board", "_rollout", "_pool", "_mcts"]
+MODULES = ["_board", "_rollout", "_pool", "_mcts", "_endgame"]
 
 directives = {
     "language_level": 3,

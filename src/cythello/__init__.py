@@ -29,3 +29,5 @@ def build_info() -> "dict[str, object]":
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
     }
+
+from .endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402

@@ -18,13 +18,14 @@ from cythello._rules cimport (
     cy_monotonic,
 )
 from cythello._rng cimport Rng, rng_seed, rng_below
-from cythello._rollout cimport playout, ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello._rollout cimport playout
 from cythello._pool cimport (
     Node, NodePool, pool_init, pool_free, pool_alloc, pool_keep_subtree,
     FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL,
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello._board cimport Board
+from cythello._board import ROLLOUT_POLICIES
 
 cdef extern from "cy_platform.h" nogil:
     int cy_load_flag(const int* p)
@@ -46,7 +47,6 @@ cdef enum:
 STOP_REASONS = ("iterations", "time", "nodes", "stopped", "solved")
 PROOF_NAMES = (None, "win", "loss", "draw")
 NODE_BYTES = sizeof(Node)
-ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 cdef float INV_SQRT[INV_SQRT_TABLE]
 for _n in range(1, INV_SQRT_TABLE):

@@ -55,13 +55,24 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
 def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
     lines = [str(board), ""]
     proof = f", proven {result.proof}" if result.proof else ""
+    if result.exact_score is not None:
+        proof = f", exact score {result.exact_score:+d}"
     lines.append(f"best move: {result.best_move_name}   win rate {result.win_rate:.3f}"
                  f" for {COLOR_NAMES[board.turn]}{proof}")
-    lines.append(f"{result.iterations:,} iterations in {result.elapsed:.2f} s "
-                 f"({result.iterations_per_second:,.0f}/s), {result.nodes:,} nodes, "
-                 f"stopped by {result.stop_reason}")
+    if result.exact_score is not None:
+        lines.append(f"solved exactly: {result.nodes:,} nodes in {result.elapsed:.2f} s")
+    else:
+        lines.append(f"{result.iterations:,} iterations in {result.elapsed:.2f} s "
+                     f"({result.iterations_per_second:,.0f}/s), {result.nodes:,} nodes, "
+                     f"stopped by {result.stop_reason}")
     lines.append("pv: " + " ".join(square_name(m) for m in result.principal_variation))
     lines.append("")
+    if result.exact_score is not None:
+        lines.append(f"{'move':>5} {'exact score':>12}")
+        for s in result.moves[:top or None]:
+            score = f"{s.score:+d}" if s.score is not None else "?"
+            lines.append(f"{s.name:>5} {score:>12}")
+        return "\n".join(lines)
     lines.append(f"{'move':>5} {'visits':>10} {'share':>7} {'win rate':>9}  proof")
     total = sum(s.visits for s in result.moves) or 1
     for s in result.moves[:top or None]:
@@ -80,6 +91,18 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     player = player_from_args(args)
     result = player.search(board)
+    if result.stop_reason == "exact":
+        # Solved: list the exact score of every move, as the .obf files do.
+        from .endgame import SolveAborted, solve_moves
+        from .players import MoveStats
+        try:
+            scores = solve_moves(board, time_limit=10.0)
+            result.moves = sorted(
+                (MoveStats(m, 0, 1.0 if v > 0 else 0.0 if v < 0 else 0.5,
+                           "win" if v > 0 else "loss" if v < 0 else "draw", v)
+                 for m, v in scores.items()), key=lambda s: -(s.score or 0))
+        except SolveAborted:
+            pass
     if args.json:
         data = result.to_dict()
         data["board"] = board.board_string()

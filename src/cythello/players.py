@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ._board import Board, random_seed
+from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from .errors import InvalidBoardError, SettingsError
 from .squares import PASS, square_name
@@ -32,15 +33,18 @@ MAX_ITERATIONS = 10**12
 MAX_TIME_LIMIT = 7 * 24 * 3600.0
 MAX_THREADS = 256
 DEFAULT_MAX_NODES = 4_000_000          # 24-byte nodes: about 96 MB per tree at most
+ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
 
 # The difficulty presets.  Each level was checked to beat the one below it clearly
 # (benchmarks/strength.py prints the match table).
 PRESETS: Dict[str, Dict[str, object]] = {
     "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
-    "medium": {"iterations": 2_000, "exploration": SQRT2, "rollout": "heuristic"},
-    "hard": {"iterations": 20_000, "exploration": SQRT2, "rollout": "heuristic"},
+    "medium": {"iterations": 2_000, "exploration": SQRT2, "rollout": "heuristic",
+               "endgame_empties": 8},
+    "hard": {"iterations": 20_000, "exploration": SQRT2, "rollout": "heuristic",
+             "endgame_empties": 14},
     "expert": {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
-               "rollout": "heuristic"},
+               "rollout": "heuristic", "endgame_empties": 18},
 }
 
 
@@ -75,6 +79,7 @@ class MoveStats:
     visits: int
     win_rate: float
     proof: Optional[str] = None        # "win", "loss" or "draw" once the solver proved it
+    score: Optional[int] = None        # exact disc difference, from the endgame solver
 
     @property
     def name(self) -> str:
@@ -93,10 +98,11 @@ class SearchResult:
     win_rate: float                    # for the side to move at the root
     principal_variation: List[int]
     moves: List[MoveStats]             # most visited first
-    stop_reason: str                   # iterations, time, nodes, stopped, solved, forced
+    stop_reason: str                   # iterations, time, nodes, stopped, solved, exact
     proof: Optional[str] = None        # the solver's verdict for the side to move
     reused_visits: int = 0
     threads: int = 1
+    exact_score: Optional[int] = None  # set when the endgame solver decided the move
 
     @property
     def iterations_per_second(self) -> float:
@@ -143,7 +149,10 @@ class MCTSPlayer:
     caps each tree's node pool.  With ``reuse_tree`` the subtree of the position reached
     after both sides moved is kept for the next search.  A ``seed`` makes searches exactly
     reproducible.  ``on_progress(result)`` is called every ``progress_interval`` seconds
-    with a snapshot :class:`SearchResult`.
+    with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
+    that many empty squares or fewer are solved exactly first, within half the time limit
+    (2 s for an iteration-limited player); if the solve does not finish, the tree search
+    takes over.
     """
 
     def __init__(
@@ -159,6 +168,7 @@ class MCTSPlayer:
         disc_weight: float = 0.0,
         on_progress: Optional[Callable[[SearchResult], None]] = None,
         progress_interval: float = 0.25,
+        endgame_empties: int = 0,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -188,6 +198,8 @@ class MCTSPlayer:
         if not (isinstance(progress_interval, (int, float)) and progress_interval > 0):
             raise SettingsError(f"progress_interval must be positive, not {progress_interval!r}")
         self.progress_interval = float(progress_interval)
+        self.endgame_empties = _check_int("endgame_empties", endgame_empties, 0, 60)
+        self._solver = Solver()
         self._trees: List[SearchTree] = []
         self._searches = 0
         self._stop = threading.Event()
@@ -223,6 +235,7 @@ class MCTSPlayer:
     def stop(self) -> None:
         """End the running search soon (from another thread); it returns what it has."""
         self._stop.set()
+        self._solver.stop()
         for tree in self._trees:
             tree.stop()
 
@@ -283,6 +296,12 @@ class MCTSPlayer:
         self._stop.clear()
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
+        if self.endgame_empties and board.empties() <= self.endgame_empties:
+            # The solver gets half the time (the tree search keeps the rest if it fails).
+            solve_until = start + (time_limit / 2 if time_limit else ENDGAME_TIME_CAP)
+            exact = self._solve_exactly(board, start, solve_until)
+            if exact is not None:
+                return exact
         reused = self._prepare_trees(board)
         for tree in self._trees:
             tree.clear_stop()
@@ -323,6 +342,21 @@ class MCTSPlayer:
         reason = "time" if out_of_time and not finished else _overall_reason(reasons)
         self._searches += 1
         return self._result(board, sum(done), reused, start, reason)
+
+    def _solve_exactly(self, board: Board, start: float,
+                       deadline: float) -> Optional[SearchResult]:
+        """The solver's perfect move as a result, or None if it ran out of time."""
+        score, move, aborted = self._solver.solve(board, -64, 64, None, deadline)
+        if aborted:
+            return None
+        proof = "win" if score > 0 else "loss" if score < 0 else "draw"
+        win_rate = 1.0 if score > 0 else 0.0 if score < 0 else 0.5
+        self._trees = []                  # the tree no longer matches the game
+        return SearchResult(
+            best_move=move, iterations=0, root_visits=0, nodes=self._solver.nodes,
+            elapsed=time.monotonic() - start, win_rate=win_rate, principal_variation=[move],
+            moves=[MoveStats(move, 0, win_rate, proof, score)], stop_reason="exact",
+            proof=proof, threads=self.threads, exact_score=score)
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: str) -> SearchResult:

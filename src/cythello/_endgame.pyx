@@ -1,0 +1,207 @@
+# cython: language_level=3
+"""Exact endgame solver: negamax alpha-beta to the end of the game, in C without the GIL.
+
+Scores are final disc differences for the side to move, empties going to the winner (the
+convention of the FFO test suite).  Moves are tried fastest-first (fewest replies for the
+opponent, corners first) while more than ``SHALLOW`` squares are empty; the last empty
+square is played without generating moves.  A search can be bounded by a node count, a
+monotonic deadline or a stop flag; it then reports that it was aborted and its score
+means nothing.
+"""
+from libc.stdint cimport uint64_t
+
+from cythello._rules cimport (
+    legal_moves, flips, count, first_square, final_disc_difference, cy_monotonic, PASS_MOVE,
+)
+from cythello._board cimport Board
+
+cdef extern from "cy_platform.h" nogil:
+    int cy_load_flag(const int* p)
+    void cy_store_flag(int* p, int v)
+
+cdef enum:
+    SHALLOW = 6               # at or below this many empties, no move ordering
+    CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
+
+cdef uint64_t CORNERS = 0x8100000000000081ULL
+
+
+cdef struct Context:
+    uint64_t nodes
+    uint64_t node_limit       # 0: none
+    double deadline           # 0: none
+    const int* stop_flag
+    bint aborted
+
+
+cdef inline bint _should_stop(Context* ctx) noexcept nogil:
+    if ctx.aborted:
+        return True
+    if (ctx.nodes & CHECK_EVERY) == 0:
+        if ((ctx.node_limit and ctx.nodes >= ctx.node_limit)
+                or (ctx.deadline > 0 and cy_monotonic() >= ctx.deadline)
+                or (ctx.stop_flag != NULL and cy_load_flag(ctx.stop_flag))):
+            ctx.aborted = True
+    return ctx.aborted
+
+
+cdef int _last_square(uint64_t P, uint64_t O, int sq) noexcept nogil:
+    """Exact score with exactly one empty square ``sq``, side owning ``P`` to move."""
+    cdef uint64_t f = flips(P, O, sq)
+    cdef int p = count(P), n
+    if f:
+        n = count(f)
+        return (p + n + 1) - (63 - p - n)            # 2p + 2n + 2 - 64
+    f = flips(O, P, sq)
+    if f:
+        n = count(f)
+        return (p - n) - (64 - p + n)                # opponent fills it
+    return final_disc_difference(P, O)
+
+
+cdef int _order(uint64_t P, uint64_t O, uint64_t moves, int* squares) noexcept nogil:
+    """Fill ``squares`` with the moves, fewest opponent replies first (corners count as
+    fewer); returns how many."""
+    cdef int keys[64]
+    cdef int n = 0, sq, key, i
+    cdef uint64_t f, nP, nO
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        nP = O & ~f
+        nO = P | f | ((<uint64_t>1) << sq)
+        key = count(legal_moves(nP, nO)) * 4 + count(legal_moves(nP, nO) & CORNERS) * 8
+        if (CORNERS >> sq) & 1:
+            key -= 6
+        i = n
+        while i > 0 and keys[i - 1] > key:           # insertion sort: lists are short
+            keys[i] = keys[i - 1]
+            squares[i] = squares[i - 1]
+            i -= 1
+        keys[i] = key
+        squares[i] = sq
+        n += 1
+    return n
+
+
+cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
+                bint passed) noexcept nogil:
+    ctx.nodes += 1
+    if _should_stop(ctx):
+        return 0
+    cdef uint64_t empty = ~(P | O)
+    cdef int empties = count(empty)
+    if empties == 0:
+        return 2 * count(P) - 64
+    if empties == 1:
+        return _last_square(P, O, first_square(empty))
+    cdef uint64_t moves = legal_moves(P, O), f
+    if moves == 0:
+        if passed:                                   # neither side can move
+            return final_disc_difference(P, O)
+        return -_solve(ctx, O, P, -beta, -alpha, True)
+    cdef int best = -65, v, sq, i, n
+    cdef int squares[64]
+    if empties > SHALLOW:
+        n = _order(P, O, moves, squares)
+    else:
+        n = 0
+        while moves:
+            squares[n] = first_square(moves)
+            moves &= moves - 1
+            n += 1
+    for i in range(n):
+        sq = squares[i]
+        f = flips(P, O, sq)
+        v = -_solve(ctx, O & ~f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, False)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+cdef int _solve_root(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
+                     int* best_move) noexcept nogil:
+    """Like ``_solve`` at the root, and also the move that reaches the score."""
+    cdef uint64_t moves = legal_moves(P, O), f
+    cdef int squares[64]
+    cdef int n, i, sq, v, best = -65
+    best_move[0] = PASS_MOVE
+    if moves == 0:
+        ctx.nodes += 1
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O)
+        return -_solve(ctx, O, P, -beta, -alpha, True)
+    n = _order(P, O, moves, squares)
+    best_move[0] = squares[0]
+    for i in range(n):
+        sq = squares[i]
+        f = flips(P, O, sq)
+        v = -_solve(ctx, O & ~f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, False)
+        if ctx.aborted:
+            break
+        if v > best:
+            best = v
+            best_move[0] = sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+cdef class Solver:
+    """One exact solve at a time; :meth:`stop` may be called from any thread."""
+
+    cdef int stop_flag
+    cdef readonly unsigned long long nodes
+
+    def stop(self):
+        cy_store_flag(&self.stop_flag, 1)
+
+    def solve(self, Board board not None, int alpha=-64, int beta=64, node_limit=None,
+              double deadline=0.0):
+        """``(score, best move, aborted)`` for the side to move.  The score is exact inside
+        ``(alpha, beta)`` and a bound outside it; ``deadline`` is ``time.monotonic()``
+        seconds (0: none)."""
+        if not -64 <= alpha < beta <= 64:
+            raise ValueError(f"need -64 <= alpha < beta <= 64, got ({alpha}, {beta})")
+        own, opp = board.position()
+        cdef uint64_t P = own, O = opp
+        cdef Context ctx
+        cdef int best_move = PASS_MOVE, score
+        ctx.nodes = 0
+        ctx.node_limit = 0 if node_limit is None else node_limit
+        ctx.deadline = deadline
+        ctx.stop_flag = &self.stop_flag
+        ctx.aborted = False
+        cy_store_flag(&self.stop_flag, 0)
+        with nogil:
+            score = _solve_root(&ctx, P, O, alpha, beta, &best_move)
+        self.nodes = ctx.nodes
+        return score, best_move, bool(ctx.aborted)
+
+    def move_scores(self, Board board not None, node_limit=None, double deadline=0.0):
+        """Exact score of every legal move (``{move: score}``), or None when aborted."""
+        scores = {}
+        total = 0
+        for move in list(board.legal_moves):
+            child = board.copy(stack=False)
+            child.push(move)
+            if child.is_game_over():
+                o = child.outcome()
+                s = o.score if board.turn == 0 else -o.score
+            else:
+                v, _, aborted = self.solve(child, -64, 64, node_limit, deadline)
+                total += self.nodes
+                if aborted:
+                    self.nodes = total
+                    return None
+                s = -v
+            scores[move] = s
+        self.nodes = total
+        return scores

@@ -1,0 +1,135 @@
+"""The exact endgame solver against the FFO suite's published scores and exhaustive search."""
+import random
+import threading
+import time
+
+import pytest
+
+import cythello as cy
+from cythello import Board, MCTSPlayer, read_obf
+from cythello.endgame import SolveAborted
+from cythello._endgame import Solver
+
+from conftest import DATA
+
+FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
+
+
+def _exhaustive(board):
+    """Exact score for the side to move, by plain minimax (empties to the winner)."""
+    if board.is_game_over():
+        o = board.outcome()
+        return o.score if board.turn == cy.BLACK else -o.score
+    best = -65
+    for m in list(board.legal_moves):
+        board.push(m)
+        best = max(best, -_exhaustive(board))
+        board.pop()
+    return best
+
+
+def _random_endgame(rng, empties):
+    while True:
+        b = Board()
+        while b.empties() > empties and not b.is_game_over():
+            b.push(rng.choice(list(b.legal_moves)))
+        if not b.is_game_over():
+            return b
+
+
+@pytest.mark.parametrize("index", range(len(FFO_EASY)))
+def test_solver_matches_ffo_scores(index):
+    pos = FFO_EASY[index]
+    result = cy.solve(pos.board)
+    assert result.score == pos.best_score
+    assert result.best_move in pos.best_moves()
+    assert result.nodes > 0
+
+
+@pytest.mark.parametrize("index", [0, 4, 8])
+def test_every_move_score_matches_the_obf_file(index):
+    pos = FFO_EASY[index]
+    assert cy.solve_moves(pos.board) == pos.scores
+
+
+@pytest.mark.slow
+def test_solver_matches_ffo_20_to_27():
+    for pos in list(read_obf(DATA / "fforum-20-39.obf"))[:8]:     # 6-20 empties
+        result = cy.solve(pos.board)
+        assert result.score == pos.best_score and result.best_move in pos.best_moves()
+
+
+def test_solver_agrees_with_exhaustive_search_passes_included():
+    rng = random.Random(3)
+    for _ in range(40):
+        board = _random_endgame(rng, rng.randint(1, 7))
+        assert cy.solve(board).score == _exhaustive(board.copy()), board.board_string()
+
+
+def test_forced_pass_at_the_root():
+    board = Board("-O" + "X" * 62 + " O")
+    result = cy.solve(board)
+    assert result.best_move == cy.PASS and result.score == -64
+    assert cy.solve_moves(board) == {cy.PASS: -64}
+
+
+def test_limits_abort_cleanly():
+    hard = Board.from_transcript("f5d6c3d3c4f4")       # 54 empties: far out of reach
+    with pytest.raises(SolveAborted):
+        cy.solve(hard, node_limit=10_000)
+    start = time.monotonic()
+    with pytest.raises(SolveAborted):
+        cy.solve(hard, time_limit=0.1)
+    assert time.monotonic() - start < 0.5
+    solver = Solver()
+    threading.Timer(0.1, solver.stop).start()
+    score, move, aborted = solver.solve(hard)
+    assert aborted
+
+
+def test_bad_input():
+    with pytest.raises(cy.InvalidBoardError):
+        cy.solve(Board.empty())
+    with pytest.raises(TypeError):
+        cy.solve("board")
+    with pytest.raises(cy.SettingsError):
+        cy.solve(Board(), node_limit=0)
+    with pytest.raises(cy.SettingsError):
+        cy.solve(Board(), time_limit=-1)
+    with pytest.raises(ValueError):
+        Solver().solve(Board(), 10, 5)
+
+
+def test_player_solves_endgames_exactly():
+    pos = FFO_EASY[0]
+    player = MCTSPlayer(iterations=500, endgame_empties=14, seed=1)
+    result = player.search(pos.board)
+    assert result.stop_reason == "exact"
+    assert result.exact_score == pos.best_score and result.best_move in pos.best_moves()
+    assert result.proof == "win" and result.moves[0].score == pos.best_score
+    # Beyond its range the player searches the tree as usual.
+    far = MCTSPlayer(iterations=500, endgame_empties=10, seed=1).search(pos.board)
+    assert far.stop_reason == "iterations"
+
+
+def test_player_falls_back_to_the_tree_when_the_solve_runs_out_of_time():
+    hard = Board.from_transcript("f5d6c3d3c4f4")
+    player = MCTSPlayer(time_limit=0.3, endgame_empties=60, seed=1)
+    start = time.monotonic()
+    result = player.search(hard)
+    assert time.monotonic() - start < 0.6
+    assert result.stop_reason == "time" and result.iterations > 1000    # half the time left
+    assert result.best_move in hard.legal_moves
+
+
+def test_analyse_lists_exact_scores_in_the_endgame():
+    import subprocess
+    import sys
+    pos = FFO_EASY[0]
+    out = subprocess.run([sys.executable, "-m", "cythello", "analyse", pos.board.board_string(),
+                          "--preset", "hard"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "exact score +18" in out.stdout
+    rows = [l.split() for l in out.stdout.splitlines() if l.strip()[:2] in
+            {cy.square_name(m) for m in pos.scores}]
+    assert {cy.parse_square(r[0]): int(r[1]) for r in rows} == pos.scores
