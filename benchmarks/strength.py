@@ -1,8 +1,8 @@
-"""Strength table: matches between presets, against RandomPlayer, and heuristic against
-random rollouts at equal time.  Colours alternate and each pair of games shares an opening
+"""Strength table: matches between presets, against RandomPlayer, heuristic against random
+rollouts at equal time, and the endgame solver's worth.  Colours alternate and each pair of games shares an opening
 (random 4-ply openings), so neither side gets the easier colour of a position.
 
-    python3 benchmarks/strength.py [--games 20] [--only ladder|rollouts]
+    python3 benchmarks/strength.py [--games 20] [--only ladder|rollouts|endgame]
 """
 import argparse
 import time
@@ -21,7 +21,7 @@ def report(name, first, second, games, openings):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--only", choices=["ladder", "rollouts"])
+    ap.add_argument("--only", choices=["ladder", "rollouts", "endgame"])
     ap.add_argument("--move-time", type=float, default=0.05,
                     help="seconds per move for the equal-time rollout comparison")
     args = ap.parse_args()
@@ -31,6 +31,10 @@ def main() -> None:
         report(f"heuristic vs random rollouts, {t:g} s/move",
                cy.MCTSPlayer(time_limit=t, rollout="heuristic", seed=1),
                cy.MCTSPlayer(time_limit=t, rollout="random", seed=2), args.games, openings)
+    if args.only in (None, "endgame"):
+        report("hard vs hard without the endgame solver",
+               cy.MCTSPlayer.preset("hard", seed=5),
+               cy.MCTSPlayer.preset("hard", seed=6, endgame_empties=0), args.games, openings)
     if args.only in (None, "ladder"):
         report("easy vs RandomPlayer", cy.MCTSPlayer.preset("easy", seed=1), cy.RandomPlayer(2),
                args.games, openings)
