@@ -161,6 +161,7 @@ cdef class Solver:
     cdef readonly unsigned long long nodes
 
     def stop(self):
+        """Abort a running solve soon (safe from any thread)."""
         cy_store_flag(&self.stop_flag, 1)
 
     def solve(self, Board board not None, int alpha=-64, int beta=64, node_limit=None,

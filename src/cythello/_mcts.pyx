@@ -304,14 +304,17 @@ cdef class SearchTree:
 
     @property
     def capacity(self):
+        """Nodes allocated (the arena grows by doubling up to ``max_nodes``)."""
         return self.pool.capacity
 
     @property
     def max_nodes(self):
+        """The node cap."""
         return self.pool.max_nodes
 
     @property
     def root_visits(self):
+        """Visits of the root: the iterations behind its statistics."""
         self._check_idle()
         return self.pool.nodes[0].visits
 

@@ -20,6 +20,7 @@ def _rate(fn: Callable[[], int], seconds: float) -> float:
 
 
 def run_bench(seconds: float = 1.0) -> Iterator[str]:
+    """The table's lines, each measured as it is yielded."""
     start_board, mid = Board(), Board.from_transcript(MIDGAME)
     yield f"{'figure':<42}{'value':>14}"
     def batch() -> int:

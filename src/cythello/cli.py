@@ -24,6 +24,7 @@ def board_from_text(text: Optional[str]) -> Board:
 
 
 def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str] = "medium") -> None:
+    """The preset and limit options shared by the commands that search."""
     p.add_argument("--preset", choices=list(PRESETS), default=default_preset,
                    help="difficulty preset (default: %(default)s); other options override it")
     p.add_argument("--iterations", "-n", type=int, help="iterations per move")
@@ -36,6 +37,7 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
 
 
 def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
+    """An MCTSPlayer from the preset, with any explicit option overriding it."""
     overrides = {k: v for k, v in (
         ("iterations", args.iterations), ("time_limit", args.time_limit),
         ("exploration", args.exploration), ("rollout", args.rollout),
@@ -53,6 +55,7 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
 
 
 def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
+    """A search result as the board, a summary and the per-move table."""
     lines = [str(board), ""]
     proof = f", proven {result.proof}" if result.proof else ""
     if result.exact_score is not None:
@@ -82,6 +85,7 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    """``cythello analyse``: search one position and print the result."""
     board = board_from_text(args.position)
     if board.is_game_over():
         outcome = board.outcome()
@@ -118,6 +122,7 @@ PLAY_HELP = "type a move (f5), pass (when forced), undo, hint, board, help or qu
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``cythello play``: a game against the engine, commands read from stdin."""
     board = board_from_text(args.position)
     human = 0 if args.color == "black" else 1
     engine = player_from_args(args)
@@ -223,6 +228,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
 
 
 def read_openings(path: str) -> List[Board]:
+    """Start positions from a file: one transcript, board string or OBF line each."""
     boards = []
     with open(path, encoding="utf-8") as fh:
         for line in fh:
@@ -234,6 +240,7 @@ def read_openings(path: str) -> List[Board]:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    """``cythello match``: games with alternating colours, progress, Elo, GGF/SVG."""
     from .ggf import GgfGame, write_ggf
     from .match import run_match
     if args.games < 1:
@@ -276,18 +283,21 @@ def cmd_match(args: argparse.Namespace) -> int:
 # -- engines and bench -----------------------------------------------------------------------
 
 def cmd_nboard(args: argparse.Namespace) -> int:
+    """``cythello nboard``: serve the NBoard protocol."""
     from .nboard import NBoardEngine
     NBoardEngine(sys.stdout, player_from_args(args)).run(sys.stdin)
     return 0
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
+    """``cythello gtp``: serve GTP."""
     from .gtp import GtpEngine
     GtpEngine(player_from_args(args)).run(sys.stdin, sys.stdout)
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    """``cythello bench``: the benchmark table."""
     from .bench import run_bench
     for line in run_bench(args.seconds):
         print(line, flush=True)
@@ -295,6 +305,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="cythello", description="A fast Othello engine: Monte Carlo Tree Search in Cython.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -347,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``cythello`` command; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -33,10 +33,12 @@ class SolveResult:
 
     @property
     def best_move_name(self) -> str:
+        """The best move as text."""
         return square_name(self.best_move)
 
     @property
     def outcome(self) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move."""
         return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
 
 

@@ -200,6 +200,7 @@ class NBoardClient(_Client):
             seen.append(line)
 
     def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Send the game (``set game``) and ``go``; the engine's move, eval and node count."""
         limit = limit or self.limit
         if board.is_game_over():
             raise IllegalMoveError("the game is over: there is no move to play")
@@ -269,6 +270,7 @@ class GtpClient(_Client):
             pass
 
     def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Replay the game from ``clear_board`` and ``genmove``; the engine's move."""
         limit = limit or self.limit
         if board.is_game_over():
             raise IllegalMoveError("the game is over: there is no move to play")

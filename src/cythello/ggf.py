@@ -25,6 +25,7 @@ class GgfMove:
     time: Optional[float] = None       # seconds
 
     def to_item(self) -> str:
+        """``f5``, ``f5/1.50`` or ``f5/1.50/2.3``: the text inside ``B[…]``."""
         name = "PA" if self.move == PASS else square_name(self.move)
         ev = "" if self.eval is None else f"{self.eval:.2f}"
         tm = "" if self.time is None else f"{self.time:g}"
@@ -41,10 +42,12 @@ class GgfGame:
 
     @property
     def black(self) -> str:
+        """Black's name (``PB``)."""
         return self.tags.get("PB", "")
 
     @property
     def white(self) -> str:
+        """White's name (``PW``)."""
         return self.tags.get("PW", "")
 
     def board(self) -> Board:
@@ -74,6 +77,7 @@ class GgfGame:
         return game
 
     def to_ggf(self) -> str:
+        """The game as one ``(;GM[Othello]…;)`` record, passes written as ``PA``."""
         parts = ["(;GM[Othello]"]
         for key, value in self.tags.items():
             if key not in ("GM", "BO"):
@@ -168,11 +172,13 @@ def iter_games(text: str) -> Iterator[GgfGame]:
 
 
 def read_ggf(path: str) -> List[GgfGame]:
+    """Every game in a ``.ggf`` file."""
     with open(path, encoding="utf-8") as fh:
         return list(iter_games(fh.read()))
 
 
 def write_ggf(path: str, games: List[GgfGame]) -> None:
+    """Write games to a file, one record per line."""
     with open(path, "w", encoding="utf-8") as fh:
         for game in games:
             fh.write(game.to_ggf() + "\n")

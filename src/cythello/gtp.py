@@ -77,6 +77,7 @@ class GtpEngine:
     # -- protocol ----------------------------------------------------------------------------
 
     def handle(self, raw: str) -> Optional[str]:
+        """One command line in, the whole reply out (``=``/``?``, id echoed, blank line)."""
         line = clean_line(raw)
         if not line:
             return None
@@ -97,6 +98,7 @@ class GtpEngine:
         return f"={ident} {result}".rstrip(" ") + "\n\n"
 
     def run(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
+        """Serve commands until ``quit`` or end of input."""
         for raw in inp:
             reply = self.handle(raw)
             if reply is not None:
@@ -108,22 +110,27 @@ class GtpEngine:
     # -- commands ----------------------------------------------------------------------------
 
     def cmd_known_command(self, args: List[str]) -> str:
+        """``known_command <name>``: true or false."""
         return "true" if args and args[0] in self.commands else "false"
 
     def cmd_quit(self, args: List[str]) -> str:
+        """``quit``: reply, then end the session."""
         self.quit = True
         return ""
 
     def cmd_boardsize(self, args: List[str]) -> str:
+        """``boardsize 8``: anything else is unacceptable."""
         if not args or args[0] != "8":
             raise GtpError("unacceptable size")
         return ""
 
     def cmd_clear_board(self, args: List[str]) -> str:
+        """``clear_board``: back to the start position."""
         self.board = Board()
         return ""
 
     def cmd_set_game(self, args: List[str]) -> str:
+        """``set_game Othello`` (Quarry's multi-game extension)."""
         if not args or args[0].lower() != "othello":
             raise GtpError("unsupported game")
         return ""
@@ -133,6 +140,7 @@ class GtpEngine:
             self.board.push(PASS)
 
     def cmd_play(self, args: List[str]) -> str:
+        """``play <color> <move>``: a forced pass of the other colour is inserted."""
         if len(args) != 2:
             raise GtpError("syntax: play <color> <move>")
         colour = _colour(args[0])
@@ -163,6 +171,7 @@ class GtpEngine:
         return None
 
     def cmd_genmove(self, args: List[str]) -> str:
+        """``genmove <color>``: search (within the clock), play and answer the move."""
         if len(args) != 1:
             raise GtpError("syntax: genmove <color>")
         colour = _colour(args[0])
@@ -184,6 +193,7 @@ class GtpEngine:
         return square_name(move)
 
     def cmd_undo(self, args: List[str]) -> str:
+        """``undo``: take back the last move (and a pass before it)."""
         if not self.board.move_stack:
             raise GtpError("cannot undo")
         self.board.pop()
@@ -192,6 +202,7 @@ class GtpEngine:
         return ""
 
     def cmd_time_settings(self, args: List[str]) -> str:
+        """``time_settings <main> <byo-yomi time> <byo-yomi stones>``."""
         main, byo, stones = (float(args[0]), float(args[1]), int(args[2]))
         if main < 0 or byo < 0 or stones < 0:
             raise GtpError("time settings must not be negative")
@@ -200,6 +211,7 @@ class GtpEngine:
         return ""
 
     def cmd_time_left(self, args: List[str]) -> str:
+        """``time_left <color> <seconds> <stones>``: the clock genmove budgets from."""
         colour = _colour(args[0])
         seconds, stones = float(args[1]), int(args[2])
         if seconds < 0 or stones < 0:
@@ -208,6 +220,7 @@ class GtpEngine:
         return ""
 
     def cmd_rules_board(self, args: List[str]) -> str:
+        """``gogui-rules_board``: rows 1-8 of ``X``, ``O`` and ``.``."""
         rows = []
         for r in range(8):
             rows.append(" ".join(
@@ -216,9 +229,11 @@ class GtpEngine:
         return "\n" + "\n".join(rows)
 
     def cmd_rules_legal_moves(self, args: List[str]) -> str:
+        """``gogui-rules_legal_moves``: the legal moves, ``pass`` when forced."""
         return " ".join(square_name(m) for m in self.board.legal_moves)
 
     def cmd_rules_final_result(self, args: List[str]) -> str:
+        """``gogui-rules_final_result``: ``B+n``, ``W+n``, ``0`` or ``unknown``."""
         outcome = self.board.outcome()
         if outcome is None:
             return "unknown"
@@ -228,5 +243,6 @@ class GtpEngine:
 
 
 def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
+    """Serve GTP on stdin/stdout."""
     GtpEngine(player).run(sys.stdin, sys.stdout)
     return 0

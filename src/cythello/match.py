@@ -39,6 +39,7 @@ class MatchResult:
 
     @property
     def played(self) -> int:
+        """Games finished."""
         return self.wins + self.draws + self.losses
 
     @property
@@ -51,6 +52,7 @@ class MatchResult:
         return elo_difference(self.wins, self.draws, self.losses)
 
     def summary(self) -> str:
+        """``+W =D -L  score S  Elo E ± M`` on one line."""
         diff, margin = self.elo()
         return (f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}  "
                 f"Elo {diff:+.0f} ± {margin:.0f}")

@@ -26,6 +26,7 @@ NAME = "cythello"
 
 
 def nboard_move(move: int) -> str:
+    """A move as NBoard writes it: ``F5``, or ``PA`` for a pass."""
     return "PA" if move == PASS else square_name(move).upper()
 
 
@@ -55,6 +56,7 @@ class NBoardEngine:
     # -- output ------------------------------------------------------------------------------
 
     def send(self, line: str) -> None:
+        """Write one line and flush it (NBoard reads nothing until the buffer is flushed)."""
         with self._write_lock:
             self.out.write(line + "\n")
             self.out.flush()
@@ -84,6 +86,7 @@ class NBoardEngine:
                 self.send(f"status error: {type(exc).__name__}: {exc}".replace("\n", " "))
 
     def handle(self, line: str) -> None:
+        """Dispatch one command line; unknown commands are ignored, as the protocol asks."""
         words = line.split()
         if not words:
             return
@@ -100,9 +103,11 @@ class NBoardEngine:
     # -- commands ----------------------------------------------------------------------------
 
     def cmd_nboard(self, args: List[str], rest: str) -> None:
+        """``nboard <version>``: start of the session."""
         self.send(f"set myname {NAME}")
 
     def cmd_depth(self, args: List[str], rest: str) -> None:
+        """``set depth <d>``: the search budget, d × ITERATIONS_PER_DEPTH iterations."""
         depth = int(args[0])
         if not 1 <= depth <= 60:
             raise ValueError(f"depth must be 1-60, not {depth}")
@@ -110,21 +115,26 @@ class NBoardEngine:
         self.send(f"set myname {NAME}{depth}")
 
     def cmd_game(self, args: List[str], rest: str) -> None:
+        """``set game <GGF>``: the position at the end of that game."""
         self.board = parse_game(rest).board()
 
     def cmd_contempt(self, args: List[str], rest: str) -> None:
+        """``set contempt <n>``: accepted and kept (MCTS values a draw at half a win)."""
         self.contempt = int(args[0])         # accepted; MCTS scores draws as half a win
 
     def cmd_move(self, args: List[str], rest: str) -> None:
+        """``move <sq>[/eval[/time]]``: append a move; a forced pass is inserted."""
         item = parse_move_item(args[0])
         if item.move != PASS and self.board.must_pass():
             self.board.push(PASS)
         self.board.push(item.move)
 
     def cmd_ping(self, args: List[str], rest: str) -> None:
+        """``ping <n>``: a running search was already stopped by the reader; ``pong n``."""
         self.send(f"pong {args[0] if args else ''}".rstrip())
 
     def cmd_learn(self, args: List[str], rest: str) -> None:
+        """``learn``: nothing to learn into; ``learned``."""
         self.send("learned")
 
     def _search(self) -> SearchResult:
@@ -135,6 +145,7 @@ class NBoardEngine:
         return result
 
     def cmd_go(self, args: List[str], rest: str) -> None:
+        """``go``: search and answer ``=== move/eval/time`` without playing the move."""
         moves = list(self.board.legal_moves)
         if not moves or moves == [PASS]:
             self.send("=== PA")
@@ -149,6 +160,7 @@ class NBoardEngine:
         self.send(f"status {NAME} is waiting")
 
     def cmd_hint(self, args: List[str], rest: str) -> None:
+        """``hint <n>``: ``search`` lines for the n most visited moves."""
         n = max(1, int(args[0])) if args else 1
         if self.board.is_game_over():
             self.send("status game over")
@@ -164,9 +176,11 @@ class NBoardEngine:
         self.send(f"status {NAME} is waiting")
 
     def cmd_analyze(self, args: List[str], rest: str) -> None:
+        """``analyze``: not supported; said in a status line."""
         self.send("status analyze is not supported")
 
 
 def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
+    """Serve NBoard on stdin/stdout."""
     NBoardEngine(sys.stdout, player).run(sys.stdin)
     return 0

@@ -25,6 +25,7 @@ class ObfPosition:
 
     @property
     def best_score(self) -> Optional[int]:
+        """The score of the best move (None when the line lists no moves)."""
         return max(self.scores.values()) if self.scores else None
 
     def best_moves(self) -> List[int]:
@@ -33,6 +34,7 @@ class ObfPosition:
         return sorted(m for m, s in self.scores.items() if s == best)
 
     def to_line(self) -> str:
+        """The position as an OBF line, best moves first."""
         fields = [self.board.board_string()]
         for move, score in sorted(self.scores.items(), key=lambda kv: (-kv[1], kv[0])):
             name = "PA" if move == PASS else square_name(move).upper()

@@ -52,6 +52,7 @@ class Player(Protocol):
     """Anything that picks a move for a board: a square 0-63 or ``PASS``."""
 
     def choose_move(self, board: Board) -> int:
+        """The move to play on ``board``: a square 0-63 or ``PASS``."""
         ...
 
 
@@ -62,6 +63,7 @@ class RandomPlayer:
         self._rng = random.Random(seed)
 
     def choose_move(self, board: Board) -> int:
+        """A uniformly random legal move."""
         moves = list(board.legal_moves)
         if not moves:
             raise InvalidBoardError("the game is over: there is no move to choose")
@@ -83,6 +85,7 @@ class MoveStats:
 
     @property
     def name(self) -> str:
+        """The move as text."""
         return square_name(self.move)
 
 
@@ -106,13 +109,16 @@ class SearchResult:
 
     @property
     def iterations_per_second(self) -> float:
+        """Iterations of this search per second of wall time."""
         return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
 
     @property
     def best_move_name(self) -> str:
+        """The best move as text (``"f5"``, ``"pass"``)."""
         return square_name(self.best_move)
 
     def to_dict(self) -> Dict[str, Any]:
+        """Plain data (move names added) for JSON and logs."""
         d = asdict(self)
         d["best_move_name"] = self.best_move_name
         d["iterations_per_second"] = self.iterations_per_second

@@ -42,10 +42,12 @@ def square(file_index: int, rank_index: int) -> int:
 
 
 def square_file(sq: int) -> int:
+    """Column index, 0 for a … 7 for h."""
     return sq & 7
 
 
 def square_rank(sq: int) -> int:
+    """Row index, 0 for row 1 … 7 for row 8."""
     return sq >> 3
 
 
