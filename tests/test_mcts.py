@@ -280,3 +280,18 @@ def test_one_player_searched_from_several_threads_serialises():
     for w in workers:
         w.join()
     assert [r.iterations for r in results] == [2000, 2000, 2000]
+
+
+def test_progressive_bias_orders_unvisited_children_by_prior():
+    board = Board("-OOOOOO-XOOOOOO-XXOOOOO-XXXOOOO-XXXXOOO-XXXXXOO-XXXXXXO--------- X")
+    moves = set(board.legal_moves)
+    corners = moves & {cy.A1, cy.H1, cy.A8, cy.H8}
+    assert corners and moves - corners
+    tree = SearchTree(board, seed=1, progressive_bias=4.0)
+    tree.run(1)
+    visited = [m for m, v, *_ in tree.child_stats() if v]
+    assert len(visited) == 1 and visited[0] in corners
+    result = MCTSPlayer(iterations=3000, progressive_bias=4.0, seed=1).search(board)
+    assert sum(s.visits for s in result.moves) == 3000
+    with pytest.raises(SettingsError):
+        MCTSPlayer(progressive_bias=-1)

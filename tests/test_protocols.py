@@ -271,11 +271,11 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
 
 def test_cli_play_a_whole_game_through_stdin():
     # A scripted human: some commands and bad moves first, then every square name over and
-    # over; the illegal ones are answered with the legal list and skipped, so the game
-    # reaches its end whatever the engine plays.
+    # over, with a "pass" after each round; the illegal ones are answered with the legal
+    # list and skipped, so the game reaches its end whatever the engine plays.
     board = Board.from_transcript("f5d6c3d3c4")
     from cythello import SQUARE_NAMES
-    script = "\n".join(["help", "zz9", "a1", "undo", "hint"] + SQUARE_NAMES * 40 + ["pass"] * 5)
+    script = "\n".join(["help", "zz9", "a1", "undo", "hint"] + (SQUARE_NAMES + ["pass"]) * 60)
     out = run_cli(["play", board.board_string(), "--iterations", "50", "--seed", "3"], script)
     assert out.returncode == 0, out.stderr
     assert "game over:" in out.stdout

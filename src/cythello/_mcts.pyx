@@ -57,6 +57,53 @@ cdef inline float inv_sqrt(uint32_t n) noexcept nogil:
     return INV_SQRT[n] if n < INV_SQRT_TABLE else 1.0 / sqrtf(<float>n)
 
 
+# Progressive bias: a prior in [0, 1] for each move, from Othello square knowledge --
+# corners best, edges good, X- and C-squares next to an empty corner bad.  Its weight
+# fades as 1 / (n + 1) with the child's visits, so the statistics decide in the end.
+cdef float PRIOR[65]
+cdef uint64_t CORNER_ZONE[4]     # the X- and C-squares of each corner
+cdef int CORNER_SQUARE[4]
+
+
+cdef void _init_priors() noexcept:
+    cdef int sq, r, c, k
+    for sq in range(64):
+        r = sq // 8
+        c = sq % 8
+        if (r == 0 or r == 7) and (c == 0 or c == 7):
+            PRIOR[sq] = 1.0
+        elif r == 0 or r == 7 or c == 0 or c == 7:
+            PRIOR[sq] = 0.4
+        elif 2 <= r <= 5 and 2 <= c <= 5:
+            PRIOR[sq] = 0.3
+        else:
+            PRIOR[sq] = 0.2
+    PRIOR[PASS_MOVE] = 0.3
+    CORNER_SQUARE[0] = 0
+    CORNER_SQUARE[1] = 7
+    CORNER_SQUARE[2] = 56
+    CORNER_SQUARE[3] = 63
+    for k in range(4):
+        r = CORNER_SQUARE[k] // 8
+        c = CORNER_SQUARE[k] % 8
+        CORNER_ZONE[k] = 0
+        for sq in range(64):
+            if sq != CORNER_SQUARE[k] and abs(sq // 8 - r) <= 1 and abs(sq % 8 - c) <= 1:
+                CORNER_ZONE[k] |= (<uint64_t>1) << sq
+
+_init_priors()
+
+
+cdef inline float prior(int sq, uint64_t empty) noexcept nogil:
+    """The move's prior; 0 for an X- or C-square whose corner is still empty."""
+    cdef int k
+    if sq < 64:
+        for k in range(4):
+            if (empty >> CORNER_SQUARE[k]) & 1 and (CORNER_ZONE[k] >> sq) & 1:
+                return 0.0
+    return PRIOR[sq]
+
+
 cdef class SearchTree:
     """One MCTS tree over a position.  Not thread-safe by itself: one thread searches it,
     any thread may call :meth:`stop`."""
@@ -68,6 +115,7 @@ cdef class SearchTree:
     cdef float exploration
     cdef int policy
     cdef double disc_weight
+    cdef float bias                # progressive-bias weight (0: plain UCB1)
     cdef uint32_t expand_after
     cdef int stop_flag
     cdef bint running              # a run() is in progress (set and read under the GIL)
@@ -75,7 +123,7 @@ cdef class SearchTree:
 
     def __cinit__(self, Board board not None, *, double exploration=1.4142135623730951,
                   str rollout="random", seed=0, max_nodes=4_000_000, double disc_weight=0.0,
-                  int expand_after=1):
+                  int expand_after=1, double progressive_bias=0.0):
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUT_POLICIES)}, not {rollout!r}")
         if not 16 <= max_nodes <= 0xFFFFFFF0:
@@ -83,6 +131,9 @@ cdef class SearchTree:
         self.exploration = exploration
         self.policy = ROLLOUT_POLICIES[rollout]
         self.disc_weight = disc_weight
+        if not 0.0 <= progressive_bias <= 100.0:
+            raise ValueError(f"progressive_bias must be between 0 and 100, not {progressive_bias}")
+        self.bias = progressive_bias
         self.expand_after = expand_after if expand_after > 0 else 1
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         if pool_init(&self.pool, <uint32_t>max_nodes) != 0:
@@ -114,9 +165,10 @@ cdef class SearchTree:
             r = (1.0 - self.disc_weight) * r + self.disc_weight * (0.5 + mover_diff / 128.0)
         return r
 
-    cdef uint32_t _select(self, uint32_t parent) noexcept nogil:
-        """UCB1 over the children of an expanded node; unvisited children first (their order
-        was shuffled at expansion); children proven lost for the chooser never."""
+    cdef uint32_t _select(self, uint32_t parent, uint64_t empty) noexcept nogil:
+        """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
+        children first, in the order set at expansion; children proven lost for the
+        chooser never."""
         cdef Node* nodes = self.pool.nodes
         cdef uint32_t first = nodes[parent].first_child, i, best = first
         cdef uint32_t visits = nodes[parent].visits
@@ -130,14 +182,16 @@ cdef class SearchTree:
             if c.visits == 0:
                 return i
             score = <float>(c.reward / c.visits) + explore * inv_sqrt(c.visits)
+            if self.bias != 0:
+                score += self.bias * prior(c.move, empty) / <float>(c.visits + 1)
             if score > best_score:
                 best_score = score
                 best = i
         return best
 
-    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves) noexcept nogil:
-        """Allocate the children of ``idx`` (its placements, or one pass) in random order.
-        0 when the pool is full."""
+    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves, uint64_t empty) noexcept nogil:
+        """Allocate the children of ``idx`` (its placements, or one pass) in random order
+        (best prior first under progressive bias).  0 when the pool is full."""
         cdef int k = count(moves) if moves else 1
         cdef uint32_t first = pool_alloc(&self.pool, k), j, r
         cdef Node* nodes
@@ -162,6 +216,14 @@ cdef class SearchTree:
                 t = nodes[first + j].move
                 nodes[first + j].move = nodes[first + r].move
                 nodes[first + r].move = t
+            if self.bias != 0:                     # stable insertion sort by prior
+                for j in range(1, k):
+                    t = nodes[first + j].move
+                    r = j
+                    while r > 0 and prior(nodes[first + r - 1].move, empty) < prior(t, empty):
+                        nodes[first + r].move = nodes[first + r - 1].move
+                        r -= 1
+                    nodes[first + r].move = t
         nodes[idx].first_child = first
         nodes[idx].num_children = k
         nodes[idx].flags |= FLAG_EXPANDED
@@ -205,7 +267,7 @@ cdef class SearchTree:
         path[0] = 0
         while node.proven == UNPROVEN:
             if node.flags & FLAG_EXPANDED:
-                idx = self._select(idx)
+                idx = self._select(idx, ~(pos.P | pos.O))
                 node = &self.pool.nodes[idx]
                 play(&pos, node.move)
                 path[depth] = idx
@@ -221,7 +283,7 @@ cdef class SearchTree:
                 break
             if expanded or (depth > 1 and node.visits < self.expand_after):
                 break
-            if self._expand(idx, moves) == 0:
+            if self._expand(idx, moves, ~(pos.P | pos.O)) == 0:
                 status = -1
                 break
             node = &self.pool.nodes[idx]          # the arena may have moved

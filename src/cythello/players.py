@@ -40,11 +40,11 @@ ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player giv
 PRESETS: Dict[str, Dict[str, object]] = {
     "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
     "medium": {"iterations": 2_000, "exploration": SQRT2, "rollout": "heuristic",
-               "endgame_empties": 8},
+               "endgame_empties": 8, "progressive_bias": 4.0},
     "hard": {"iterations": 20_000, "exploration": SQRT2, "rollout": "heuristic",
-             "endgame_empties": 14},
+             "endgame_empties": 14, "progressive_bias": 4.0},
     "expert": {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
-               "rollout": "heuristic", "endgame_empties": 18},
+               "rollout": "heuristic", "endgame_empties": 18, "progressive_bias": 4.0},
 }
 
 
@@ -158,7 +158,9 @@ class MCTSPlayer:
     with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
     that many empty squares or fewer are solved exactly first, within half the time limit
     (2 s for an iteration-limited player); if the solve does not finish, the tree search
-    takes over.
+    takes over.  ``progressive_bias`` adds ``b * prior / (n + 1)`` to each child's UCB1
+    score, a prior from square knowledge (corners, edges, X/C squares) that fades with
+    visits; 0 turns it off.
     """
 
     def __init__(
@@ -175,6 +177,7 @@ class MCTSPlayer:
         on_progress: Optional[Callable[[SearchResult], None]] = None,
         progress_interval: float = 0.25,
         endgame_empties: int = 0,
+        progressive_bias: float = 0.0,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -205,6 +208,11 @@ class MCTSPlayer:
             raise SettingsError(f"progress_interval must be positive, not {progress_interval!r}")
         self.progress_interval = float(progress_interval)
         self.endgame_empties = _check_int("endgame_empties", endgame_empties, 0, 60)
+        if isinstance(progressive_bias, bool) or not isinstance(progressive_bias, (int, float)):
+            raise TypeError(f"progressive_bias must be a number, not {type(progressive_bias).__name__}")
+        if not 0 <= progressive_bias <= 100:
+            raise SettingsError(f"progressive_bias must be between 0 and 100, not {progressive_bias}")
+        self.progressive_bias = float(progressive_bias)
         self._solver = Solver()
         self._trees: List[SearchTree] = []
         self._searches = 0
@@ -262,7 +270,7 @@ class MCTSPlayer:
         self._trees = [
             SearchTree(board, exploration=self.exploration, rollout=self.rollout,
                        seed=self._tree_seed(i), max_nodes=self.max_nodes,
-                       disc_weight=self.disc_weight)
+                       disc_weight=self.disc_weight, progressive_bias=self.progressive_bias)
             for i in range(self.threads)
         ]
         return 0
