@@ -453,11 +453,11 @@ cdef class SearchTree:
         self._set_root(board)
         return False
 
-    cdef long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int plies):
+    cdef long long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int plies):
         cdef Node* nodes = self.pool.nodes
         cdef Position child
         cdef uint32_t i
-        cdef long hit
+        cdef long long hit
         if idx != 0 and pos.P == P and pos.O == O:
             return idx
         if plies == 0 or not nodes[idx].flags & FLAG_EXPANDED:

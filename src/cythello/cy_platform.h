@@ -4,21 +4,28 @@
 #define CYTHELLO_PLATFORM_H
 #include <stdint.h>
 
+/* C99 "inline" is late in MSVC's C mode; its own spelling always works. */
+#if defined(_MSC_VER)
+#define CY_INLINE static __inline
+#else
+#define CY_INLINE static inline
+#endif
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 /* __popcnt64 needs the POPCNT instruction, which baseline x86-64 lacks: count by SWAR. */
-static __inline int cy_popcount(uint64_t x) {
+CY_INLINE int cy_popcount(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-static __inline int cy_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-static __inline int cy_msb(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+CY_INLINE int cy_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+CY_INLINE int cy_msb(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
 #else
-static inline int cy_popcount(uint64_t x) { return __builtin_popcountll(x); }
-static inline int cy_ctz(uint64_t x) { return __builtin_ctzll(x); }
-static inline int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+CY_INLINE int cy_popcount(uint64_t x) { return __builtin_popcountll(x); }
+CY_INLINE int cy_ctz(uint64_t x) { return __builtin_ctzll(x); }
+CY_INLINE int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
 #endif
 
 /* A monotonic clock in seconds, for search time limits. */
@@ -26,8 +33,11 @@ static inline int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
 #include <windows.h>
-static double cy_monotonic(void) {
+CY_INLINE double cy_monotonic(void) {
     LARGE_INTEGER f, c;
     QueryPerformanceFrequency(&f);
     QueryPerformanceCounter(&c);
@@ -35,7 +45,7 @@ static double cy_monotonic(void) {
 }
 #else
 #include <time.h>
-static double cy_monotonic(void) {
+CY_INLINE double cy_monotonic(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -43,7 +53,7 @@ static double cy_monotonic(void) {
 #endif
 
 /* A stop flag written by one thread and polled by a searching one. */
-static inline int cy_load_flag(const volatile int *p) { return *p; }
-static inline void cy_store_flag(volatile int *p, int v) { *p = v; }
+CY_INLINE int cy_load_flag(const volatile int *p) { return *p; }
+CY_INLINE void cy_store_flag(volatile int *p, int v) { *p = v; }
 
 #endif
