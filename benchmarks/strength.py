@@ -3,6 +3,7 @@ rollouts at equal time, and the endgame solver's worth.  Colours alternate and e
 (random 4-ply openings), so neither side gets the easier colour of a position.
 
     python3 benchmarks/strength.py [--games 20] [--only ladder|rollouts|endgame]
+    python3 benchmarks/strength.py --games 100 --pair hard,medium
 """
 import argparse
 import time
@@ -22,10 +23,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--only", choices=["ladder", "rollouts", "endgame"])
+    ap.add_argument("--pair", help="only this preset pair, e.g. hard,medium")
     ap.add_argument("--move-time", type=float, default=0.05,
                     help="seconds per move for the equal-time rollout comparison")
     args = ap.parse_args()
     openings = random_openings(args.games, plies=4, seed=1)
+    if args.pair:
+        upper, lower = args.pair.split(",")
+        report(f"{upper} vs {lower}", cy.MCTSPlayer.preset(upper, seed=3),
+               cy.MCTSPlayer.preset(lower, seed=4), args.games, openings)
+        return
     if args.only in (None, "rollouts"):
         t = args.move_time
         report(f"heuristic vs random rollouts, {t:g} s/move",
