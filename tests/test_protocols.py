@@ -344,3 +344,13 @@ def test_svg_is_well_formed():
     # 7 discs + legal-move dots + the last-move ring
     assert len(circles) == b.discs(0) + b.discs(1) + len(b.legal_moves) + 1
     ET.fromstring(b.to_svg(last_move=None, legal=False, size=200))
+
+
+def test_cli_bench_and_help():
+    out = run_cli(["bench", "--seconds", "0.05"])
+    assert out.returncode == 0, out.stderr
+    assert "random playouts/s" in out.stdout and "bytes per node" in out.stdout
+    bare = run_cli([])
+    assert bare.returncode == 2 and "analyse" in bare.stdout and "nboard" in bare.stdout
+    for command in ("analyse", "play", "match", "nboard", "gtp", "bench"):
+        assert run_cli([command, "--help"]).returncode == 0

@@ -344,10 +344,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed for cythello players")
     p.set_defaults(func=cmd_match)
 
-    for name, func, what in (("nboard", cmd_nboard, "NBoard protocol"),
-                             ("gtp", cmd_gtp, "GTP (Go Text Protocol)")):
-        p = sub.add_parser(name, help=f"run as an {what} engine",
-                           description=f"Serve the {what} on stdin/stdout for a GUI.")
+    for name, func, what in (("nboard", cmd_nboard, "an NBoard protocol"),
+                             ("gtp", cmd_gtp, "a GTP (Go Text Protocol)")):
+        p = sub.add_parser(name, help=f"run as {what} engine",
+                           description=f"Serve {what.split(' ', 1)[1]} on stdin/stdout "
+                                       "for a GUI.")
         add_search_options(p)
         p.set_defaults(func=func)
 
