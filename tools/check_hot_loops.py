@@ -18,6 +18,7 @@ HOT = {
     "_mcts": ["_select", "_expand", "_propagate_proof", "_iterate", "_run"],
     "_board": ["_perft"],
     "_pool": ["pool_alloc", "pool_keep_subtree"],
+    "_endgame": ["_solve", "_solve_root", "_order", "_last_square"],
 }
 
 

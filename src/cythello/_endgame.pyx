@@ -4,11 +4,14 @@
 Scores are final disc differences for the side to move, empties going to the winner (the
 convention of the FFO test suite).  Moves are tried fastest-first (fewest replies for the
 opponent, corners first) while more than ``SHALLOW`` squares are empty; the last empty
-square is played without generating moves.  A search can be bounded by a node count, a
+square is played without generating moves.  Positions with more than ``TT_EMPTIES``
+empties go through a transposition table (bounds and best move, always replaced), which
+the solver keeps between solves: a stored bound stays true whatever window found it.  A search can be bounded by a node count, a
 monotonic deadline or a stop flag; it then reports that it was aborted and its score
 means nothing.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int8_t, uint8_t
+from libc.stdlib cimport calloc, free
 
 from cythello._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, cy_monotonic, PASS_MOVE,
@@ -21,12 +24,26 @@ cdef extern from "cy_platform.h" nogil:
 
 cdef enum:
     SHALLOW = 6               # at or below this many empties, no move ordering
+    TT_EMPTIES = 6            # above this many empties, use the transposition table
+    TT_BITS = 20              # 2**20 entries of 24 bytes: 24 MB per solver
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
+cdef uint64_t QUADRANT[4]
+QUADRANT[0] = 0x000000000F0F0F0FULL
+QUADRANT[1] = 0x00000000F0F0F0F0ULL
+QUADRANT[2] = 0x0F0F0F0F00000000ULL
+QUADRANT[3] = 0xF0F0F0F000000000ULL
+
+
+cdef struct Entry:
+    uint64_t P, O
+    int8_t lower, upper       # the score lies in [lower, upper]
+    uint8_t best              # best move found, or 255
 
 
 cdef struct Context:
+    Entry* table              # NULL: no transposition table
     uint64_t nodes
     uint64_t node_limit       # 0: none
     double deadline           # 0: none
@@ -57,6 +74,11 @@ cdef int _last_square(uint64_t P, uint64_t O, int sq) noexcept nogil:
         n = count(f)
         return (p - n) - (64 - p + n)                # opponent fills it
     return final_disc_difference(P, O)
+
+
+cdef inline Entry* _slot(Context* ctx, uint64_t P, uint64_t O) noexcept nogil:
+    cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
+    return &ctx.table[(h ^ (h >> 29)) >> (64 - TT_BITS)]
 
 
 cdef int _order(uint64_t P, uint64_t O, uint64_t moves, int* squares) noexcept nogil:
@@ -96,20 +118,56 @@ cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
         return 2 * count(P) - 64
     if empties == 1:
         return _last_square(P, O, first_square(empty))
-    cdef uint64_t moves = legal_moves(P, O), f
+    cdef uint64_t moves = legal_moves(P, O), f, odd
     if moves == 0:
         if passed:                                   # neither side can move
             return final_disc_difference(P, O)
         return -_solve(ctx, O, P, -beta, -alpha, True)
-    cdef int best = -65, v, sq, i, n
+    cdef int best = -65, v, sq, i, n, alpha0 = alpha, tt_move = 255
     cdef int squares[64]
+    cdef Entry* entry = NULL
+    if ctx.table != NULL and empties > TT_EMPTIES:
+        entry = _slot(ctx, P, O)
+        if entry.P == P and entry.O == O:
+            if entry.lower >= beta:
+                return entry.lower
+            if entry.upper <= alpha:
+                return entry.upper
+            if entry.lower == entry.upper:
+                return entry.lower
+            if entry.lower > alpha:
+                alpha = entry.lower
+            if entry.upper < beta:
+                beta = entry.upper
+            alpha0 = alpha
+            tt_move = entry.best
     if empties > SHALLOW:
         n = _order(P, O, moves, squares)
+        if tt_move != 255:                        # the stored best move first
+            for i in range(1, n):
+                if squares[i] == tt_move:
+                    while i > 0:
+                        squares[i] = squares[i - 1]
+                        i -= 1
+                    squares[0] = tt_move
+                    break
     else:
+        # Parity: first the moves in quadrants with an odd number of empties (the side
+        # that moves last in a region tends to gain there).
         n = 0
-        while moves:
-            squares[n] = first_square(moves)
-            moves &= moves - 1
+        odd = 0
+        for i in range(4):
+            if count(empty & QUADRANT[i]) & 1:
+                odd |= QUADRANT[i]
+        f = moves & odd
+        while f:
+            squares[n] = first_square(f)
+            f &= f - 1
+            n += 1
+        f = moves & ~odd
+        while f:
+            squares[n] = first_square(f)
+            f &= f - 1
             n += 1
     for i in range(n):
         sq = squares[i]
@@ -117,10 +175,24 @@ cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
         v = -_solve(ctx, O & ~f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, False)
         if v > best:
             best = v
+            tt_move = sq
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     break
+    if entry != NULL and not ctx.aborted:
+        if entry.P != P or entry.O != O:
+            entry.P = P
+            entry.O = O
+            entry.lower = -64
+            entry.upper = 64
+        if best <= alpha0:
+            entry.upper = best                    # failed low: an upper bound
+        elif best >= beta:
+            entry.lower = best                    # failed high: a lower bound
+        else:
+            entry.lower = entry.upper = best
+        entry.best = tt_move
     return best
 
 
@@ -158,7 +230,11 @@ cdef class Solver:
     """One exact solve at a time; :meth:`stop` may be called from any thread."""
 
     cdef int stop_flag
+    cdef Entry* table
     cdef readonly unsigned long long nodes
+
+    def __dealloc__(self):
+        free(self.table)
 
     def stop(self):
         """Abort a running solve soon (safe from any thread)."""
@@ -175,6 +251,9 @@ cdef class Solver:
         cdef uint64_t P = own, O = opp
         cdef Context ctx
         cdef int best_move = PASS_MOVE, score
+        if self.table == NULL and board.empties() > TT_EMPTIES:
+            self.table = <Entry*>calloc(1 << TT_BITS, sizeof(Entry))   # NULL: solve without
+        ctx.table = self.table
         ctx.nodes = 0
         ctx.node_limit = 0 if node_limit is None else node_limit
         ctx.deadline = deadline
