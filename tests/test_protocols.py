@@ -354,3 +354,20 @@ def test_cli_bench_and_help():
     assert bare.returncode == 2 and "analyse" in bare.stdout and "nboard" in bare.stdout
     for command in ("analyse", "play", "match", "nboard", "gtp", "bench"):
         assert run_cli([command, "--help"]).returncode == 0
+
+
+def test_nboard_own_limits_win_over_set_depth():
+    import io
+    from cythello.nboard import NBoardEngine
+    ggf = GgfGame.from_board(Board.from_transcript("f5d6c3")).to_ggf()
+
+    def visits_of_hint(depth_sets_budget, depth):
+        out = io.StringIO()
+        engine = NBoardEngine(out, cy.MCTSPlayer(iterations=777, seed=1, reuse_tree=False),
+                              depth_sets_budget=depth_sets_budget)
+        engine.run(io.StringIO(f"nboard 2\nset depth {depth}\nset game {ggf}\nhint 64\n"))
+        lines = [l for l in out.getvalue().splitlines() if l.startswith("search ")]
+        return sum(int(l.split()[-1][:-len("visits")]) for l in lines)
+
+    assert visits_of_hint(False, 20) == 777        # the engine's own limit wins
+    assert visits_of_hint(True, 1) == 5000         # set depth 1 = 5,000 iterations

@@ -285,7 +285,9 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_nboard(args: argparse.Namespace) -> int:
     """``cythello nboard``: serve the NBoard protocol."""
     from .nboard import NBoardEngine
-    NBoardEngine(sys.stdout, player_from_args(args)).run(sys.stdin)
+    own_limits = args.iterations is not None or args.time_limit is not None
+    NBoardEngine(sys.stdout, player_from_args(args),
+                 depth_sets_budget=not own_limits).run(sys.stdin)
     return 0
 
 

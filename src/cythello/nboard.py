@@ -3,7 +3,8 @@
 Input is read on its own thread so that ``ping`` interrupts a running search; every reply
 line is flushed; lines the engine does not understand are ignored; bad input never ends it.
 ``set depth d`` sets the search budget to ``d * ITERATIONS_PER_DEPTH`` iterations (at most
-``MAX_TIME`` seconds).  Evaluations are the search's win rate for the side to move mapped to
+``MAX_TIME`` seconds), unless the engine was started with limits of its own
+(``--iterations``/``--time``), which then win.  Evaluations are the search's win rate for the side to move mapped to
 disks, ``64 * (2p - 1)``; the solver's proofs give exactly +64 / 0 / -64.
 """
 from __future__ import annotations
@@ -45,11 +46,12 @@ class NBoardEngine:
     """One NBoard session over a pair of text streams."""
 
     def __init__(self, out: IO[str] = sys.stdout, player: Optional[MCTSPlayer] = None,
-                 depth: int = 4) -> None:
+                 depth: int = 4, depth_sets_budget: bool = True) -> None:
         self.out = out
         self.player = player or MCTSPlayer(rollout="heuristic")
         self.board = Board()
         self.depth = depth
+        self.depth_sets_budget = depth_sets_budget
         self.contempt = 0
         self._write_lock = threading.Lock()
 
@@ -139,8 +141,11 @@ class NBoardEngine:
 
     def _search(self) -> SearchResult:
         self.send(f"status {NAME} is thinking")
-        result = self.player.search(self.board, iterations=self.depth * ITERATIONS_PER_DEPTH,
-                                    time_limit=MAX_TIME)
+        if self.depth_sets_budget:
+            result = self.player.search(self.board, iterations=self.depth * ITERATIONS_PER_DEPTH,
+                                        time_limit=MAX_TIME)
+        else:
+            result = self.player.search(self.board)
         self.send(f"nodestats {result.nodes} {result.elapsed:.2f}")
         return result
 
