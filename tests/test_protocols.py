@@ -262,6 +262,7 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
     assert "game 2/2" in out.stdout and "Elo" in out.stdout
     games = list(iter_games(ggf.read_text()))
     assert len(games) == 2 and all(g.board().is_game_over() for g in games)
+    assert all(m.time is not None and m.time >= 0 for g in games for m in g.moves)
     ET.fromstring(svg.read_text())
     nboard = f"nboard:{PY} -m cythello nboard"
     out = run_cli(["match", "easy", nboard, "--games", "1", "--seed", "2"])

@@ -270,7 +270,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         games = []
         for g, final in enumerate(result.games):
             black, white = (args.first, args.second) if g % 2 == 0 else (args.second, args.first)
-            games.append(GgfGame.from_board(final, black=black, white=white))
+            times = [round(t, 2) for t in result.times[g]]
+            games.append(GgfGame.from_board(final, black=black, white=white, times=times))
         write_ggf(args.ggf, games)
         print(f"wrote {len(games)} games to {args.ggf}")
     if args.svg:

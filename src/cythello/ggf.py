@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence
 
 from ._board import Board
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
@@ -63,8 +63,8 @@ class GgfGame:
 
     @classmethod
     def from_board(cls, board: Board, black: str = "", white: str = "",
-                   evals: Optional[List[Optional[float]]] = None,
-                   times: Optional[List[Optional[float]]] = None, **tags: str) -> "GgfGame":
+                   evals: Optional[Sequence[Optional[float]]] = None,
+                   times: Optional[Sequence[Optional[float]]] = None, **tags: str) -> "GgfGame":
         """A record of ``board``'s move stack, from the position before its first move."""
         stack = board.move_stack
         evals = evals or [None] * len(stack)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
 
@@ -11,15 +12,20 @@ from .squares import BLACK, WHITE, square_name
 
 
 def play_game(black: Any, white: Any, start: Optional[Board] = None,
-              on_move: Optional[Callable[[Board, int], None]] = None) -> Board:
+              on_move: Optional[Callable[[Board, int], None]] = None,
+              times: Optional[List[float]] = None) -> Board:
     """Play one game between two players (objects with ``choose_move``) and return the
-    final board, its move stack holding the game.  An illegal move from a player raises
+    final board, its move stack holding the game.  ``times``, if given, receives each
+    move's thinking time in seconds.  An illegal move from a player raises
     :class:`IllegalMoveError` naming the player."""
     board = Board() if start is None else start.copy()
     players = (black, white)
     while not board.is_game_over():
         player = players[board.turn]
+        started = time.perf_counter()
         move = player.choose_move(board.copy())
+        if times is not None:
+            times.append(time.perf_counter() - started)
         if not board.is_legal(move):
             raise IllegalMoveError(f"{player!r} played the illegal move {move!r} in {board!r}")
         board.push(move)
@@ -36,6 +42,7 @@ class MatchResult:
     draws: int = 0
     losses: int = 0
     games: List[Board] = field(default_factory=list)
+    times: List[List[float]] = field(default_factory=list)   # seconds per move, per game
 
     @property
     def played(self) -> int:
@@ -89,7 +96,8 @@ def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[B
             start = openings[(g // 2) % len(openings)]
         first_is_black = g % 2 == 0
         black, white = (first, second) if first_is_black else (second, first)
-        final = play_game(black, white, start)
+        times: List[float] = []
+        final = play_game(black, white, start, times=times)
         outcome = final.outcome()
         assert outcome is not None
         winner = outcome.winner
@@ -101,6 +109,7 @@ def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[B
         else:
             result.losses += 1
         result.games.append(final)
+        result.times.append(times)
         if on_game is not None:
             on_game(g, final, result)
     return result
