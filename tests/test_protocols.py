@@ -372,3 +372,48 @@ def test_nboard_own_limits_win_over_set_depth():
 
     assert visits_of_hint(False, 20) == 777        # the engine's own limit wins
     assert visits_of_hint(True, 1) == 5000         # set depth 1 = 5,000 iterations
+
+
+def test_nboard_analyze_scores_every_position():
+    import io
+    from cythello.nboard import NBoardEngine
+    ggf = GgfGame.from_board(Board.from_transcript("f5d6c3d3c4")).to_ggf()
+    out = io.StringIO()
+    engine = NBoardEngine(out, cy.MCTSPlayer(iterations=300, seed=1), depth=1)
+    engine.run(io.StringIO(f"nboard 2\nset game {ggf}\nanalyze\nping 9\n"))
+    lines = out.getvalue().splitlines()
+    analysis = [l.split() for l in lines if l.startswith("analysis ")]
+    assert [int(a[1]) for a in analysis] == [5, 4, 3, 2, 1, 0]
+    assert all(-64 <= float(a[2]) <= 64 for a in analysis)
+    assert lines[-1] == "pong 9"
+
+
+def test_nboard_ping_stops_analyze():
+    # A long analysis (depth 60: 30,000 iterations per position, 30 positions) is cut short
+    # by the ping that follows it.
+    import time
+    rng = __import__("random").Random(8)
+    board = Board()
+    while board.ply < 30:
+        board.push(rng.choice(list(board.legal_moves)))
+    ggf = GgfGame.from_board(board).to_ggf()
+    proc = subprocess.Popen(CYTHELLO + ["nboard"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        proc.stdin.write(f"nboard 2\nset depth 60\nset game {ggf}\nanalyze\n")
+        proc.stdin.flush()
+        time.sleep(0.3)
+        start = time.monotonic()
+        proc.stdin.write("ping 3\n")
+        proc.stdin.flush()
+        seen = []
+        while True:
+            line = proc.stdout.readline().strip()
+            seen.append(line)
+            if line == "pong 3":
+                break
+        assert time.monotonic() - start < 3
+        assert len([l for l in seen if l.startswith("analysis ")]) < 30
+    finally:
+        proc.stdin.close()
+        proc.wait(10)

@@ -54,6 +54,10 @@ class NBoardEngine:
         self.depth_sets_budget = depth_sets_budget
         self.contempt = 0
         self._write_lock = threading.Lock()
+        # Pings read so far, and how many had been read when the current command began:
+        # a long command stops once a later ping has arrived.
+        self._pings_read = 0
+        self._pings_at_start = 0
 
     # -- output ------------------------------------------------------------------------------
 
@@ -73,6 +77,7 @@ class NBoardEngine:
             for raw in inp:
                 line = raw.strip()
                 if line.split(" ", 1)[0] in ("ping", "quit"):
+                    self._pings_read += 1
                     self.player.stop()          # interrupt a search at once
                 lines.put(line)
             lines.put(None)
@@ -82,6 +87,7 @@ class NBoardEngine:
             line = lines.get()
             if line is None or line == "quit":
                 return
+            self._pings_at_start = self._pings_read
             try:
                 self.handle(line)
             except Exception as exc:  # never die on bad input
@@ -139,9 +145,15 @@ class NBoardEngine:
         """``learn``: nothing to learn into; ``learned``."""
         self.send("learned")
 
+    def interrupted(self) -> bool:
+        """Whether a ``ping`` (or ``quit``) arrived after the current command."""
+        return self._pings_read > self._pings_at_start
+
     def _search(self) -> SearchResult:
         self.send(f"status {NAME} is thinking")
-        if self.depth_sets_budget:
+        if self.interrupted():                # answer at once: a ping is waiting
+            result = self.player.search(self.board, iterations=1)
+        elif self.depth_sets_budget:
             result = self.player.search(self.board, iterations=self.depth * ITERATIONS_PER_DEPTH,
                                         time_limit=MAX_TIME)
         else:
@@ -181,9 +193,30 @@ class NBoardEngine:
         self.send(f"status {NAME} is waiting")
 
     def cmd_analyze(self, args: List[str], rest: str) -> None:
-        """``analyze``: not supported; said in a status line."""
-        self.send("status analyze is not supported")
-
+        """``analyze``: ``analysis <moves made> <eval>`` for every position of the game,
+        last first (a tenth of a move's budget each; finished games are scored exactly).
+        A ``ping`` stops it between positions."""
+        board = self.board.copy()
+        budget = max(200, self.depth * ITERATIONS_PER_DEPTH // 10)
+        self.send(f"status {NAME} is analysing")
+        while not self.interrupted():
+            made = len(board.move_stack)
+            if board.is_game_over():
+                outcome = board.outcome()
+                assert outcome is not None
+                score = outcome.score if board.turn == 0 else -outcome.score
+                self.send(f"analysis {made} {float(score):.2f}")
+            else:
+                result = self.player.search(board, iterations=budget, time_limit=MAX_TIME)
+                if result.stop_reason == "stopped" or self.interrupted():
+                    break
+                ev = (float(result.exact_score) if result.exact_score is not None
+                      else eval_disks(result.win_rate, result.proof))
+                self.send(f"analysis {made} {ev:.2f}")
+            if not board.move_stack:
+                break
+            board.pop()
+        self.send(f"status {NAME} is waiting")
 
 def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
     """Serve NBoard on stdin/stdout."""
