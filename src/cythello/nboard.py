@@ -95,15 +95,13 @@ class NBoardEngine:
 
     def handle(self, line: str) -> None:
         """Dispatch one command line; unknown commands are ignored, as the protocol asks."""
-        words = line.split()
-        if not words:
+        skip = 1 if line.split()[:1] == ["set"] else 0      # "set depth" is "depth"
+        parts = line.split(None, skip + 1)
+        if len(parts) <= skip:
             return
-        cmd, args = words[0], words[1:]
-        if cmd == "set" and args:            # Edax-style: "set depth" == "depth"
-            cmd, args = args[0], args[1:]
-            rest = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
-        else:
-            rest = line.split(None, 1)[1] if len(words) > 1 else ""
+        cmd = parts[skip]
+        rest = parts[skip + 1] if len(parts) > skip + 1 else ""
+        args = rest.split()
         handler: Optional[Callable[[List[str], str], None]] = getattr(self, f"cmd_{cmd}", None)
         if handler is not None:
             handler(args, rest)
