@@ -133,3 +133,13 @@ def test_analyse_lists_exact_scores_in_the_endgame():
     rows = [l.split() for l in out.stdout.splitlines() if l.strip()[:2] in
             {cy.square_name(m) for m in pos.scores}]
     assert {cy.parse_square(r[0]): int(r[1]) for r in rows} == pos.scores
+
+
+def test_stop_during_the_solve_also_skips_the_tree_search():
+    hard = Board.from_transcript("f5d6c3d3c4f4")
+    player = MCTSPlayer(time_limit=20, endgame_empties=60, seed=1)
+    threading.Timer(0.2, player.stop).start()
+    start = time.monotonic()
+    result = player.search(hard)
+    assert time.monotonic() - start < 1.5
+    assert result.stop_reason == "stopped" and result.best_move in hard.legal_moves

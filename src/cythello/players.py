@@ -319,6 +319,8 @@ class MCTSPlayer:
         reused = self._prepare_trees(board)
         for tree in self._trees:
             tree.clear_stop()
+            if self._stop.is_set():          # stopped during the solve: no tree search
+                tree.stop()
         n = len(self._trees)
         quota = [None] * n if iterations is None else [
             iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
