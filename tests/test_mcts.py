@@ -167,6 +167,7 @@ def test_node_cap_ends_the_search_cleanly():
     assert result.stop_reason == "nodes"
     assert result.nodes <= 200
     assert 0 < result.iterations < 100_000
+    assert result.root_visits == result.iterations == sum(s.visits for s in result.moves)
     assert result.best_move in Board().legal_moves
 
 

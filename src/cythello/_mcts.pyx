@@ -321,8 +321,8 @@ cdef class SearchTree:
             if deadline > 0 and n % CLOCK_EVERY == 0 and cy_monotonic() >= deadline:
                 done[0] = n
                 return STOP_TIME
-            if self._iterate() != 0:
-                done[0] = n
+            if self._iterate() != 0:               # it still counted: it was backed up
+                done[0] = n + 1
                 return STOP_NODES
             n += 1
 
@@ -444,7 +444,7 @@ cdef class SearchTree:
         cdef uint64_t P = own, O = opp
         if P == self.root_pos.P and O == self.root_pos.O and board.turn == self.root_turn:
             return True
-        found = self._find(0, self.root_pos, P, O, max_plies)
+        found = self._find(0, self.root_pos, P, O, board.turn, max_plies)
         if found > 0 and pool_keep_subtree(&self.pool, found) == 0:
             self.root_pos.P = P
             self.root_pos.O = O
@@ -453,19 +453,24 @@ cdef class SearchTree:
         self._set_root(board)
         return False
 
-    cdef long long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int plies):
+    cdef long long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int turn,
+                         int plies):
+        """Index of the node within ``plies`` of ``idx`` whose position is ``(P, O)`` with
+        ``turn`` to move, or -1."""
         cdef Node* nodes = self.pool.nodes
         cdef Position child
         cdef uint32_t i
         cdef long long hit
-        if idx != 0 and pos.P == P and pos.O == O:
+        # The side to move at a node is the opposite of the one whose move led there.
+        cdef int node_turn = 0 if nodes[idx].flags & FLAG_WHITE_MOVED else 1
+        if idx != 0 and pos.P == P and pos.O == O and node_turn == turn:
             return idx
         if plies == 0 or not nodes[idx].flags & FLAG_EXPANDED:
             return -1
         for i in range(nodes[idx].first_child, nodes[idx].first_child + nodes[idx].num_children):
             child = pos
             play(&child, nodes[i].move)
-            hit = self._find(i, child, P, O, plies - 1)
+            hit = self._find(i, child, P, O, turn, plies - 1)
             if hit > 0:
                 return hit
         return -1
