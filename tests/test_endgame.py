@@ -143,3 +143,19 @@ def test_stop_during_the_solve_also_skips_the_tree_search():
     result = player.search(hard)
     assert time.monotonic() - start < 1.5
     assert result.stop_reason == "stopped" and result.best_move in hard.legal_moves
+
+
+def test_cli_solve_checks_an_obf_suite():
+    import subprocess
+    import sys
+    path = DATA / "fforum-1-19.obf"
+    out = subprocess.run([sys.executable, "-m", "cythello", "solve", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "19/19 match the listed scores" in out.stdout
+    # A wrong listed score is caught and fails the command.
+    line = path.read_text().splitlines()[0].replace("G8:+18", "G8:+20")
+    out = subprocess.run([sys.executable, "-m", "cythello", "solve", line, "f5d6",
+                          "--time", "0.2"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert "WRONG" in out.stdout and "out of time" in out.stdout

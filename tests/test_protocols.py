@@ -353,7 +353,7 @@ def test_cli_bench_and_help():
     assert "random playouts/s" in out.stdout and "bytes per node" in out.stdout
     bare = run_cli([])
     assert bare.returncode == 2 and "analyse" in bare.stdout and "nboard" in bare.stdout
-    for command in ("analyse", "play", "match", "nboard", "gtp", "bench"):
+    for command in ("analyse", "play", "match", "solve", "nboard", "gtp", "bench"):
         assert run_cli([command, "--help"]).returncode == 0
 
 

@@ -281,6 +281,53 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- solve ------------------------------------------------------------------------------------
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``cythello solve``: exact scores of positions or of a whole ``.obf`` suite, checked
+    against the scores the file lists."""
+    import time
+    from .endgame import SolveAborted, solve
+    from .obf import ObfPosition, read_obf
+    positions: List[ObfPosition] = []
+    for item in args.positions:
+        if item.endswith(".obf"):
+            positions.extend(read_obf(item))
+        elif ";" in item:
+            positions.append(parse_obf_line(item))       # keeps the listed scores
+        else:
+            positions.append(ObfPosition(board_from_text(item)))
+    if not positions:
+        raise SettingsError("give positions (board strings, OBF lines, transcripts) or .obf files")
+    print(f"{'#':>3} {'empties':>7} {'score':>6} {'move':>5} {'expected':>8} "
+          f"{'nodes':>13} {'seconds':>8}")
+    nodes, seconds, checked, correct, aborted = 0, 0.0, 0, 0, 0
+    for i, pos in enumerate(positions, 1):
+        started = time.perf_counter()
+        try:
+            r = solve(pos.board, time_limit=args.time)
+        except SolveAborted:
+            aborted += 1
+            print(f"{i:>3} {pos.board.empties():>7} {'?':>6} {'?':>5} {'':>8} {'':>13} "
+                  f"{time.perf_counter() - started:>8.3f}  out of time")
+            continue
+        nodes += r.nodes
+        seconds += r.elapsed
+        expected = ""
+        if pos.scores:
+            checked += 1
+            ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+            correct += ok
+            expected = f"{pos.best_score:+d}" + ("" if ok else " WRONG")
+        print(f"{i:>3} {pos.board.empties():>7} {r.score:>+6} {r.best_move_name:>5} "
+              f"{expected:>8} {r.nodes:>13,} {r.elapsed:>8.3f}")
+    rate = nodes / seconds / 1e6 if seconds else 0.0
+    print(f"{len(positions) - aborted} solved, {aborted} out of time; "
+          + (f"{correct}/{checked} match the listed scores; " if checked else "")
+          + f"{nodes:,} nodes in {seconds:.2f} s ({rate:.1f} M nodes/s)")
+    return 1 if checked and correct < checked else 0
+
+
 # -- engines and bench -----------------------------------------------------------------------
 
 def cmd_nboard(args: argparse.Namespace) -> int:
@@ -354,6 +401,15 @@ def build_parser() -> argparse.ArgumentParser:
                                        "for a GUI.")
         add_search_options(p)
         p.set_defaults(func=func)
+
+    p = sub.add_parser("solve", help="solve endgames exactly",
+                       description="Exact scores and best moves, e.g. of an .obf test suite "
+                                   "(the listed scores are checked; the exit status is 1 if "
+                                   "any differs).")
+    p.add_argument("positions", nargs="+",
+                   help=".obf files, board strings, OBF lines or transcripts")
+    p.add_argument("--time", type=float, default=60.0, help="seconds per position at most")
+    p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("bench", help="rules and search benchmarks")
     p.add_argument("--seconds", type=float, default=1.0, help="seconds per figure")
