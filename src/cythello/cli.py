@@ -101,10 +101,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         from .players import MoveStats
         try:
             scores = solve_moves(board, time_limit=10.0)
-            result.moves = sorted(
-                (MoveStats(m, 0, 1.0 if v > 0 else 0.0 if v < 0 else 0.5,
-                           "win" if v > 0 else "loss" if v < 0 else "draw", v)
-                 for m, v in scores.items()), key=lambda s: -(s.score or 0))
+            result.moves = sorted((MoveStats.exact(m, v) for m, v in scores.items()),
+                                  key=lambda s: -(s.score or 0))
         except SolveAborted:
             pass
     if args.json:

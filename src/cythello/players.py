@@ -88,6 +88,12 @@ class MoveStats:
         """The move as text."""
         return square_name(self.move)
 
+    @classmethod
+    def exact(cls, move: int, score: int) -> "MoveStats":
+        """Stats of a move whose exact score the endgame solver found."""
+        proof = "win" if score > 0 else "loss" if score < 0 else "draw"
+        return cls(move, 0, {"win": 1.0, "loss": 0.0, "draw": 0.5}[proof], proof, score)
+
 
 @dataclass
 class SearchResult:
@@ -365,14 +371,13 @@ class MCTSPlayer:
         score, move, aborted = self._solver.solve(board, -64, 64, None, deadline)
         if aborted:
             return None
-        proof = "win" if score > 0 else "loss" if score < 0 else "draw"
-        win_rate = 1.0 if score > 0 else 0.0 if score < 0 else 0.5
+        stats = MoveStats.exact(move, score)
         self._trees = []                  # the tree no longer matches the game
         return SearchResult(
             best_move=move, iterations=0, root_visits=0, nodes=self._solver.nodes,
-            elapsed=time.monotonic() - start, win_rate=win_rate, principal_variation=[move],
-            moves=[MoveStats(move, 0, win_rate, proof, score)], stop_reason="exact",
-            proof=proof, threads=self.threads, exact_score=score)
+            elapsed=time.monotonic() - start, win_rate=stats.win_rate,
+            principal_variation=[move], moves=[stats], stop_reason="exact",
+            proof=stats.proof, threads=self.threads, exact_score=score)
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: str) -> SearchResult:
