@@ -417,3 +417,17 @@ def test_nboard_ping_stops_analyze():
     finally:
         proc.stdin.close()
         proc.wait(10)
+
+
+def test_make_player_specs():
+    from cythello.cli import make_player
+    p = make_player("mcts:iterations=300,rollout=random,endgame_empties=10,progressive_bias=2,time=1.5")
+    assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit) == \
+        (300, "random", 10, 2.0, 1.5)
+    assert make_player("mcts:preset=hard,threads=2").threads == 2
+    assert make_player("hard").iterations == cy.PRESETS["hard"]["iterations"]
+    assert isinstance(make_player("random", seed=1), cy.RandomPlayer)
+    with pytest.raises(cy.SettingsError, match="unknown mcts setting"):
+        make_player("mcts:flavour=vanilla")
+    with pytest.raises(cy.SettingsError, match="unknown player"):
+        make_player("gtp:")

@@ -156,7 +156,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f})", file=out)
             continue
         if text == "undo":
-            if human not in [t for t in _movers(board)]:
+            if human not in _movers(board):
                 print("nothing to undo", file=out)
                 continue
             while board.move_stack:                # back to before your last move
@@ -207,9 +207,9 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         for item in filter(None, rest.split(",")):
             key, _, value = item.partition("=")
             key = key.strip().replace("-", "_")
-            if key in ("iterations", "threads", "max_nodes"):
+            if key in ("iterations", "threads", "max_nodes", "endgame_empties"):
                 settings[key] = int(value)
-            elif key in ("time_limit", "time", "exploration", "disc_weight"):
+            elif key in ("time_limit", "time", "exploration", "disc_weight", "progressive_bias"):
                 settings["time_limit" if key == "time" else key] = float(value)
             elif key in ("rollout", "preset"):
                 settings[key] = value
