@@ -14,6 +14,7 @@ protocol (``choose_move(board)``) with their default :class:`Limit`, so they plu
 from __future__ import annotations
 
 import itertools
+import os
 import queue
 import shlex
 import subprocess
@@ -57,6 +58,9 @@ class Limit:
 
 @dataclass
 class PlayResult:
+    """An engine's answer: its move, its evaluation if it gave one, and whatever else it
+    reported (``nodes``, ``seconds``)."""
+
     move: int
     eval: Optional[float] = None             # disks, side to move, when the engine says
     info: Dict[str, Any] = field(default_factory=dict)
@@ -66,7 +70,9 @@ class _Pipe:
     """A child process with line-oriented stdin/stdout; stdout is read on a thread."""
 
     def __init__(self, command: Command, stderr: Any = subprocess.DEVNULL) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        # A command string is split like a shell would (Windows paths keep backslashes).
+        argv = (shlex.split(command, posix=os.name != "nt") if isinstance(command, str)
+                else list(command))
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
