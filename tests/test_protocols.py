@@ -431,3 +431,17 @@ def test_make_player_specs():
         make_player("mcts:flavour=vanilla")
     with pytest.raises(cy.SettingsError, match="unknown player"):
         make_player("gtp:")
+
+
+def test_gtp_time_budget():
+    from cythello.gtp import GtpEngine
+    engine = GtpEngine(cy.MCTSPlayer(iterations=50, seed=1))
+    assert engine._budget(cy.BLACK) is None                   # no clock: own limits
+    engine.handle("time_settings 0 5 0")
+    assert engine._budget(cy.BLACK) is None                   # GTP: no time limit
+    engine.handle("time_settings 300 0 0")                    # 300 s absolute, 30 moves left
+    assert engine._budget(cy.BLACK) == pytest.approx(0.9 * 300 / 30)
+    engine.handle("time_left b 10 2")                         # byo-yomi: 2 stones in 10 s
+    assert engine._budget(cy.BLACK) == pytest.approx(4.5)
+    engine.handle("time_left w 0 0")
+    assert engine._budget(cy.WHITE) == 0.01

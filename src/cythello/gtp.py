@@ -154,21 +154,21 @@ class GtpEngine:
         return ""
 
     def _budget(self, colour: int) -> Optional[float]:
-        """Seconds for this move from the clock, or None to use the player's own limits."""
+        """Seconds for this move from the clock, or None to use the player's own limits.
+        Spends 90% of an even share: of the byo-yomi period's time per stone, or of the
+        main time over the moves this side still has to make."""
+        moves_left = max(4, (self.board.empties() + 1) // 2)
         if colour in self.time_left:
             seconds, stones = self.time_left[colour]
-            if stones > 0:
-                return max(0.01, 0.9 * seconds / stones)
-            moves_left = max(4, (self.board.empties() + 1) // 2)
-            return max(0.01, 0.9 * seconds / moves_left)
-        if self.main_time is not None:
-            moves_left = max(4, (self.board.empties() + 1) // 2)
-            per_move = self.main_time / 30 if self.main_time > 0 else 0.0
-            if self.byo_stones > 0:
-                per_move += 0.9 * self.byo_time / self.byo_stones
-            return max(0.01, min(per_move, self.main_time / moves_left + self.byo_time)
-                       if self.main_time > 0 else per_move)
-        return None
+            return max(0.01, 0.9 * seconds / (stones if stones > 0 else moves_left))
+        if self.main_time is None:
+            return None
+        if self.byo_stones == 0 and self.byo_time > 0:
+            return None                       # GTP: byo-yomi time without stones = no limit
+        per_move = 0.9 * self.main_time / moves_left
+        if self.byo_stones > 0:
+            per_move += 0.9 * self.byo_time / self.byo_stones
+        return max(0.01, per_move)
 
     def cmd_genmove(self, args: List[str]) -> str:
         """``genmove <color>``: search (within the clock), play and answer the move."""
