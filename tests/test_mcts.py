@@ -27,7 +27,7 @@ def test_search_invariants(board, rollout):
     children = tree.child_stats()
     assert sorted(m for m, *_ in children) == sorted(board.legal_moves)
     assert sum(v for _, v, *_ in children) == 3000
-    for move, visits, reward, proof, _ in children:
+    for _move, visits, reward, _proof, _ in children:
         assert 0 <= reward <= visits
     for visits, child_sum, expanded, proven in tree.node_visit_sums():
         assert child_sum <= visits

@@ -1,6 +1,5 @@
 """What can be checked of the wheel pipeline without Docker: cibuildwheel's build
 identifiers for every platform, and the workflow files."""
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -2,8 +2,8 @@
 compiled with Cython, behind a small python-chess-like API."""
 from ._version import __version__
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
-from .squares import *  # noqa: F401,F403  (colours, squares A1..H8, PASS, names)
-from .squares import BLACK, WHITE, PASS, SQUARE_NAMES, parse_move, parse_square, square_name
+from . import squares as _squares
+from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
 from ._board import (
     STARTING_BOARD_STRING, Board, LegalMoves, Outcome, PlayoutStats, perft, random_playouts,
 )
@@ -31,3 +31,13 @@ def build_info() -> "dict[str, object]":
     }
 
 from .endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
+
+__all__ = [
+    "__version__", "build_info",
+    "Board", "LegalMoves", "Outcome", "STARTING_BOARD_STRING", "perft", "random_playouts",
+    "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
+    "MCTSPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult", "MoveStats",
+    "MatchResult", "play_game", "run_match",
+    "solve", "solve_moves", "SolveResult", "SolveAborted",
+    "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
+] + _squares.__all__

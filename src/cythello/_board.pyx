@@ -11,8 +11,7 @@ import numpy as np
 
 from libc.stdint cimport uint64_t
 from cythello._rules cimport (
-    Position, play, legal_moves as c_legal_moves, flips as c_flips, count, first_square,
-    final_disc_difference, PASS_MOVE,
+    legal_moves as c_legal_moves, flips as c_flips, count, first_square, PASS_MOVE,
 )
 from cythello._rng cimport Rng, rng_seed
 from cythello._rollout cimport playout, ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
@@ -27,7 +26,6 @@ STARTING_BOARD_STRING = (
 )
 cdef uint64_t START_BLACK = 0x0000000810000000ULL   # d5, e4
 cdef uint64_t START_WHITE = 0x0000001008000000ULL   # d4, e5
-cdef uint64_t ALL_BITS = 0xFFFFFFFFFFFFFFFFULL
 
 
 class Outcome(namedtuple("Outcome", "winner black white")):

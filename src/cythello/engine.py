@@ -21,12 +21,12 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import IO, Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ._board import Board
 from .errors import IllegalMoveError, InvalidMoveError
 from .ggf import GgfGame, parse_move_item
-from .squares import BLACK, PASS, square_name
+from .squares import BLACK, square_name
 
 Command = Union[str, Sequence[str]]
 

@@ -13,7 +13,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 
 from ._board import Board
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
-from .squares import BLACK, PASS, WHITE, parse_move, square_name
+from .squares import BLACK, PASS, parse_move, square_name
 
 _TAG = re.compile(r"([A-Z]+)\[([^\]]*)\]")
 

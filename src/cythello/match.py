@@ -8,7 +8,7 @@ from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
 
 from ._board import Board
 from .errors import IllegalMoveError
-from .squares import BLACK, WHITE, square_name
+from .squares import BLACK, WHITE
 
 
 def play_game(black: Any, white: Any, start: Optional[Board] = None,

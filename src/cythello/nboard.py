@@ -12,11 +12,9 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-import time
 from typing import IO, Callable, List, Optional
 
 from ._board import Board
-from ._version import __version__
 from .ggf import parse_game, parse_move_item
 from .players import MCTSPlayer, SearchResult
 from .squares import PASS, square_name

@@ -10,14 +10,14 @@ import math
 import random
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ._board import Board, random_seed
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from .errors import InvalidBoardError, SettingsError
-from .squares import PASS, square_name
+from .squares import square_name
 
 try:  # Python 3.8+: typing.Protocol
     from typing import Protocol

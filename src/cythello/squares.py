@@ -9,6 +9,12 @@ from typing import List
 
 from .errors import InvalidMoveError
 
+__all__ = [
+    "BLACK", "WHITE", "COLOR_NAMES", "COLOR_SYMBOLS", "PASS", "FILE_NAMES", "RANK_NAMES",
+    "SQUARE_NAMES", "SQUARES", "PASS_NAMES", "square", "square_file", "square_rank",
+    "square_name", "parse_square", "parse_move", "move_from", "squares_of",
+] + [f + r for r in "12345678" for f in "ABCDEFGH"]
+
 BLACK = 0
 WHITE = 1
 COLOR_NAMES = ["black", "white"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 from xml.sax.saxutils import escape
 
-from .squares import BLACK, FILE_NAMES, PASS, WHITE
+from .squares import BLACK, FILE_NAMES, PASS
 
 if TYPE_CHECKING:
     from ._board import Board
