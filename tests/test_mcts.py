@@ -296,3 +296,13 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
     assert sum(s.visits for s in result.moves) == 3000
     with pytest.raises(SettingsError):
         MCTSPlayer(progressive_bias=-1)
+
+
+def test_memory_budget_sets_the_node_cap():
+    from cythello._mcts import NODE_BYTES
+    player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
+    assert player.max_nodes == 48 * 2**20 // NODE_BYTES // 2
+    tiny = MCTSPlayer(iterations=10**6, max_memory_mb=0.01, seed=1).search(Board())
+    assert tiny.stop_reason == "nodes" and tiny.nodes * NODE_BYTES <= 0.01 * 2**20 + 64 * NODE_BYTES
+    with pytest.raises(SettingsError):
+        MCTSPlayer(max_memory_mb=0)

@@ -257,13 +257,16 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
     svg = tmp_path / "final.svg"
     gtp = f"gtp:{PY} -m cythello gtp --iterations 100"
     out = run_cli(["match", "mcts:iterations=100", gtp, "--games", "2", "--ggf", str(ggf),
-                   "--svg", str(svg), "--seed", "1"])
+                   "--svg", str(svg), "--svg-dir", str(tmp_path / "pictures"), "--seed", "1"])
     assert out.returncode == 0, out.stderr
     assert "game 2/2" in out.stdout and "Elo" in out.stdout
     games = list(iter_games(ggf.read_text()))
     assert len(games) == 2 and all(g.board().is_game_over() for g in games)
     assert all(m.time is not None and m.time >= 0 for g in games for m in g.moves)
     ET.fromstring(svg.read_text())
+    pictures = sorted((tmp_path / "pictures").glob("game-*.svg"))
+    assert [p.name for p in pictures] == ["game-001.svg", "game-002.svg"]
+    assert all(ET.fromstring(p.read_text()).tag.endswith("svg") for p in pictures)
     nboard = f"nboard:{PY} -m cythello nboard"
     out = run_cli(["match", "easy", nboard, "--games", "1", "--seed", "2"])
     assert out.returncode == 0, out.stderr

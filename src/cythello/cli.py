@@ -276,6 +276,13 @@ def cmd_match(args: argparse.Namespace) -> int:
         with open(args.svg, "w", encoding="utf-8") as fh:
             fh.write(result.games[-1].to_svg())
         print(f"wrote the last final position to {args.svg}")
+    if args.svg_dir:
+        import os
+        os.makedirs(args.svg_dir, exist_ok=True)
+        for g, final in enumerate(result.games, 1):
+            with open(os.path.join(args.svg_dir, f"game-{g:03d}.svg"), "w", encoding="utf-8") as fh:
+                fh.write(final.to_svg())
+        print(f"wrote {len(result.games)} final positions to {args.svg_dir}")
     return 0
 
 
@@ -389,6 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--openings", help="file of start positions (transcripts or board strings)")
     p.add_argument("--ggf", help="write every game to this GGF file")
     p.add_argument("--svg", help="write a picture of the last final position")
+    p.add_argument("--svg-dir", help="write a picture of every final position (game-NNN.svg)")
     p.add_argument("--seed", type=int, help="seed for cythello players")
     p.set_defaults(func=cmd_match)
 

@@ -158,7 +158,7 @@ class MCTSPlayer:
     ends it (with neither, 1,000 iterations).  ``exploration`` is UCB1's ``c``;
     ``rollout`` is ``"random"`` or ``"heuristic"``; ``threads`` independent trees search
     in parallel (root parallelism) and their root statistics are summed; ``max_nodes``
-    caps each tree's node pool.  With ``reuse_tree`` the subtree of the position reached
+    caps each tree's node pool (or ``max_memory_mb`` gives the budget of all trees in MB).  With ``reuse_tree`` the subtree of the position reached
     after both sides moved is kept for the next search.  A ``seed`` makes searches exactly
     reproducible.  ``on_progress(result)`` is called every ``progress_interval`` seconds
     with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
@@ -184,6 +184,7 @@ class MCTSPlayer:
         progress_interval: float = 0.25,
         endgame_empties: int = 0,
         progressive_bias: float = 0.0,
+        max_memory_mb: Optional[float] = None,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -203,6 +204,15 @@ class MCTSPlayer:
             raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         self.seed = seed
         self.reuse_tree = bool(reuse_tree)
+        if max_memory_mb is not None:
+            # A memory budget instead of a node count: the whole budget is shared by the trees.
+            if isinstance(max_memory_mb, bool) or not isinstance(max_memory_mb, (int, float)):
+                raise TypeError(f"max_memory_mb must be a number, not {type(max_memory_mb).__name__}")
+            if not 0 < max_memory_mb <= 1 << 20:
+                raise SettingsError(f"max_memory_mb must be more than 0 and at most 1 TB, "
+                                    f"not {max_memory_mb}")
+            max_nodes = int(max_memory_mb * 2**20 / NODE_BYTES / threads)
+            max_nodes = min(max(max_nodes, 16), 0xFFFFFFF0)
         self.max_nodes = _check_int("max_nodes", max_nodes, 16, 0xFFFFFFF0)
         if not (isinstance(disc_weight, (int, float)) and 0 <= disc_weight <= 1):
             raise SettingsError(f"disc_weight must be between 0 and 1, not {disc_weight!r}")
