@@ -3,8 +3,10 @@
 Environment switches:
   CYTHELLO_DEBUG=1     bounds and wraparound checks on, -O0 -g (for debugging crashes)
   CYTHELLO_ANNOTATE=1  write Cython's HTML annotation next to each .pyx (``cython -a``)
+  CYTHELLO_NO_V3=1     do not build the x86-64-v3 playouts (_rollout_v3)
 """
 import os
+import platform
 import sys
 
 from Cython.Build import cythonize
@@ -40,6 +42,20 @@ extensions = [
     )
     for name in MODULES
 ]
+
+# The playouts once more for x86-64-v3 (AVX2, BMI1/2, POPCNT).  _rollout loads this module
+# only after a CPU check, so the package still runs on every x86-64 CPU.  It is optional:
+# a compiler that cannot build it leaves the portable path alone.
+if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CYTHELLO_NO_V3"):
+    v3_flags = ["/arch:AVX2"] if sys.platform == "win32" else ["-mavx2", "-mbmi", "-mbmi2",
+                                                              "-mpopcnt"]
+    extensions.append(Extension(
+        "cythello._rollout_v3",
+        ["src/cythello/_rollout_v3.pyx"],
+        include_dirs=["src/cythello"],
+        extra_compile_args=compile_args + v3_flags,
+        optional=True,
+    ))
 
 setup(
     ext_modules=cythonize(

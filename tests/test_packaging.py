@@ -51,7 +51,7 @@ def test_workflows_parse_and_name_their_jobs():
 
 def test_sdist_manifest_lists_every_source_kind():
     text = (ROOT / "MANIFEST.in").read_text()
-    for pattern in ("*.pyx", "*.pxd", "*.pyi", "*.h"):
+    for pattern in ("*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.h"):
         assert pattern in text
 
 

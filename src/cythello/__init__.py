@@ -18,12 +18,14 @@ def build_info() -> "dict[str, object]":
     import sys
 
     from ._mcts import NODE_BYTES
+    from ._rollout import PLAYOUT_BUILD, cpu_has_v3
 
     return {
         "version": __version__,
-        # One portable scalar path: baseline instructions only, so a wheel runs on every
-        # CPU of its platform.  A SIMD path would be chosen here at run time.
-        "rules_path": "portable-scalar",
+        # The playouts run the x86-64-v3 build (AVX2, BMI1/2, POPCNT) when the CPU has it
+        # and the wheel carries it, else the portable build (baseline instructions only).
+        "rules_path": PLAYOUT_BUILD,
+        "cpu_has_x86_64_v3": cpu_has_v3(),
         "node_bytes": NODE_BYTES,
         "machine": platform.machine(),
         "python": sys.version.split()[0],

@@ -14,7 +14,8 @@ from cythello._rules cimport (
     legal_moves as c_legal_moves, flips as c_flips, count, first_square, PASS_MOVE,
 )
 from cythello._rng cimport Rng, rng_seed
-from cythello._rollout cimport playout, ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello._rollout cimport playout
+from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 from cythello.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from cythello.squares import (

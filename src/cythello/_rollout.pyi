@@ -1,0 +1,3 @@
+PLAYOUT_BUILD: str
+
+def cpu_has_v3() -> bool: ...

@@ -13,6 +13,10 @@
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
+#if defined(__AVX2__)
+/* The x86-64-v3 build (/arch:AVX2) may use POPCNT. */
+CY_INLINE int cy_popcount(uint64_t x) { return (int)__popcnt64(x); }
+#else
 /* __popcnt64 needs the POPCNT instruction, which baseline x86-64 lacks: count by SWAR. */
 CY_INLINE int cy_popcount(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
@@ -20,6 +24,7 @@ CY_INLINE int cy_popcount(uint64_t x) {
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
+#endif
 CY_INLINE int cy_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
 CY_INLINE int cy_msb(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
 #else

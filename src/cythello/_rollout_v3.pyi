@@ -1,0 +1,3 @@
+from typing import Any
+
+def playout_capsule() -> Any: ...

@@ -1,0 +1,50 @@
+"""The two builds of the playouts (portable and x86-64-v3) play exactly the same games;
+the faster one is chosen at run time only where the CPU allows it."""
+import os
+import subprocess
+import sys
+
+import cythello as cy
+import cythello._rollout as rollout
+
+FINGERPRINT = r"""
+import hashlib, json, cythello as cy, cythello._rollout as r
+out = []
+for t in ["", "f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7"]:
+    b = cy.Board.from_transcript(t)
+    for pol in ("random", "heuristic"):
+        out.append(list(cy.random_playouts(b, 2000, seed=42, policy=pol)))
+res = cy.MCTSPlayer(iterations=3000, seed=9).search(cy.Board())
+out.append([(m.move, m.visits, round(m.win_rate, 12)) for m in res.moves])
+print(r.PLAYOUT_BUILD, hashlib.sha256(json.dumps(out).encode()).hexdigest())
+"""
+
+
+def _run(portable):
+    env = dict(os.environ)
+    env.pop("CYTHELLO_PORTABLE", None)
+    if portable:
+        env["CYTHELLO_PORTABLE"] = "1"
+    out = subprocess.run([sys.executable, "-c", FINGERPRINT], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+def test_both_builds_play_the_same_games():
+    fast_build, fast = _run(portable=False)
+    portable_build, portable = _run(portable=True)
+    assert portable_build == "portable"
+    assert fast == portable, (fast_build, portable_build)
+
+
+def test_the_fast_build_is_used_where_it_can_be():
+    have_v3 = rollout.cpu_has_v3()
+    if have_v3:                       # importing it is only safe on such CPUs
+        try:
+            import cythello._rollout_v3  # noqa: F401
+        except ImportError:           # not built (other compiler or CYTHELLO_NO_V3)
+            have_v3 = False
+    expected = "x86-64-v3" if have_v3 and not os.environ.get("CYTHELLO_PORTABLE") else "portable"
+    assert rollout.PLAYOUT_BUILD == expected
+    assert cy.build_info()["rules_path"] == expected
