@@ -4,7 +4,10 @@ push/pop/legal_moves, with the portable-C yardstick from the same run.
     python3 benchmarks/bench_rules.py [--seconds 2]
 """
 import argparse
+import os
 import statistics
+import subprocess
+import sys
 import time
 import timeit
 
@@ -22,6 +25,16 @@ def playouts_per_second(seconds: float) -> float:
             n += 2000
         rates.append(n / (time.perf_counter() - start))
     return statistics.median(rates)
+
+
+def portable_playouts_per_second(seconds: float) -> float:
+    """The same figure from the portable build, in a child process that is told to keep it."""
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); "
+            f"import bench_rules as b; print(b.playouts_per_second({seconds}))")
+    env = dict(os.environ, CYTHELLO_PORTABLE="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True)
+    return float(out.stdout)
 
 
 def perft11_seconds() -> float:
@@ -54,13 +67,17 @@ def main() -> None:
     args = ap.parse_args()
     ref = reference(args.seconds) or {}
     ours_playouts = playouts_per_second(args.seconds)
+    portable_playouts = portable_playouts_per_second(args.seconds)
     ours_perft = perft11_seconds()
     ref2 = reference(args.seconds) or {}     # again after ours: a drifting machine shows
     ref_playouts = statistics.mean([r["playouts_per_s"] for r in (ref, ref2) if r] or [0])
     ref_perft = statistics.mean([r["perft11_s"] for r in (ref, ref2) if r] or [0])
     print(f"{'figure':<28}{'cythello':>14}{'C reference':>14}{'ratio':>9}")
+    print(f"playout build in use: {cy.build_info()['rules_path']}")
     print(f"{'random playouts / s':<28}{ours_playouts:>14,.0f}{ref_playouts:>14,.0f}"
           f"{ratio(ours_playouts, ref_playouts):>9}")
+    print(f"{'  the same, portable build':<28}{portable_playouts:>14,.0f}{ref_playouts:>14,.0f}"
+          f"{ratio(portable_playouts, ref_playouts):>9}")
     print(f"{'perft(11) seconds':<28}{ours_perft:>14.3f}{ref_perft:>14.3f}"
           f"{ratio(ours_perft, ref_perft):>9}  (time: lower is better)")
     for name, ns in python_call_costs().items():

@@ -49,6 +49,8 @@ def main() -> None:
     bare = playouts_per_second(cy.Board(), s)
     one = parallel_rate(1, s)
     two = parallel_rate(2, s)
+    print(f"playout build in use: {cy.build_info()['rules_path']} "
+          "(CYTHELLO_PORTABLE=1 measures the portable one)")
     print(f"{'figure':<40}{'cythello':>12}{'C reference':>14}{'ratio':>8}")
     print(f"{'MCTS iterations/s, start (random)':<40}{start_rate:>12,.0f}{uct_ref or 0:>14,.0f}"
           f"{ratio(start_rate, uct_ref):>8}")
