@@ -36,6 +36,17 @@ def parallel_rate(threads, seconds):
     return result.iterations / result.elapsed
 
 
+def time_overrun_ms(threads, searches=20):
+    """How far past a 100 ms limit searches end (median, max), in milliseconds."""
+    player = cy.MCTSPlayer(time_limit=0.1, threads=threads, seed=1)
+    over = []
+    for _ in range(searches):
+        start = time.monotonic()
+        player.search(MIDGAME)
+        over.append((time.monotonic() - start - 0.1) * 1000)
+    return sorted(over)[len(over) // 2], max(over)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0)
@@ -60,6 +71,10 @@ def main() -> None:
     print(f"{'tree overhead (1 - it/s / playouts/s)':<40}{1 - start_rate / bare:>12.1%}")
     print(f"{'root parallel, 1 thread it/s (midgame)':<40}{one:>12,.0f}")
     print(f"{'root parallel, 2 threads it/s (midgame)':<40}{two:>12,.0f}{'':>14}{two / one:>7.2f}x")
+    for threads in (1, 2):
+        med, worst = time_overrun_ms(threads)
+        print(f"{f'100 ms limit overrun, {threads} thread(s)':<40}"
+              f"{f'{med:.2f} ms median, {worst:.2f} max':>26}")
 
 
 if __name__ == "__main__":
