@@ -236,3 +236,47 @@ def test_internal_views_reject_none():
         LegalMoves(None)
     with pytest.raises(TypeError):
         Board.from_transcript("f5", start="not a board")
+
+
+def _slow_transform_square(sq, k):
+    r, c = divmod(sq, 8)
+    if k & 1:
+        c = 7 - c
+    if k & 2:
+        r = 7 - r
+    if k & 4:
+        r, c = c, r
+    return r * 8 + c
+
+
+def test_symmetries_move_every_square_as_described():
+    for k in range(8):
+        mapped = [cy.transform_square(sq, k) for sq in range(64)]
+        assert mapped == [_slow_transform_square(sq, k) for sq in range(64)]
+        assert sorted(mapped) == list(range(64))                 # a permutation
+        assert cy.transform_square(PASS, k) == PASS
+    with pytest.raises(ValueError):
+        cy.transform_square(cy.A1, 8)
+
+
+def test_symmetries_preserve_the_game():
+    board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    images = board.symmetries()
+    assert images[0] == board and len(set(images)) == 8
+    for k, image in enumerate(images):
+        assert image.move_stack == [] and image.turn == board.turn
+        assert sorted(image.legal_moves) == sorted(cy.transform_square(m, k)
+                                                   for m in board.legal_moves)
+        assert cy.perft(image, 3) == cy.perft(board, 3)
+        for sq in range(64):
+            assert image.piece_at(cy.transform_square(sq, k)) == board.piece_at(sq)
+        m = list(board.legal_moves)[0]
+        assert image.flips(cy.transform_square(m, k)) == sorted(
+            cy.transform_square(f, k) for f in board.flips(m))
+    # The start position is unchanged by the 4 symmetries that keep the d4-e5 diagonal
+    # (identity, transpose, half turn, anti-transpose); the other 4 swap the centre colours.
+    start = Board().symmetries()
+    assert [b == Board() for b in start] == [k in (0, 3, 4, 7) for k in range(8)]
+    assert len(set(start)) == 2
+    with pytest.raises(ValueError):
+        board.transform(-1)

@@ -6,6 +6,7 @@ from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
 from ._board import (
     STARTING_BOARD_STRING, Board, LegalMoves, Outcome, PlayoutStats, perft, random_playouts,
+    transform_square,
 )
 from .obf import ObfPosition, parse_obf_line, read_obf
 from .players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
@@ -37,6 +38,7 @@ from .endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
 __all__ = [
     "__version__", "build_info",
     "Board", "LegalMoves", "Outcome", "STARTING_BOARD_STRING", "perft", "random_playouts",
+    "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult", "MoveStats",
     "MatchResult", "play_game", "run_match",

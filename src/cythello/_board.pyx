@@ -56,6 +56,58 @@ PlayoutStats.__doc__ = ("Random playouts from a position, counted for the side t
                         "the disc difference gives empties to the winner.")
 
 
+# -- symmetries ------------------------------------------------------------------------------
+# The 8 symmetries of the board as bit permutations (delta swaps, no loops over squares).
+
+cdef inline uint64_t _flip_rows(uint64_t b) noexcept nogil:
+    """Row 1 <-> row 8 (a mirror in the horizontal midline)."""
+    b = ((b >> 8) & 0x00FF00FF00FF00FFULL) | ((b & 0x00FF00FF00FF00FFULL) << 8)
+    b = ((b >> 16) & 0x0000FFFF0000FFFFULL) | ((b & 0x0000FFFF0000FFFFULL) << 16)
+    return (b >> 32) | (b << 32)
+
+
+cdef inline uint64_t _flip_columns(uint64_t b) noexcept nogil:
+    """Column a <-> column h."""
+    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1)
+    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2)
+    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4)
+
+
+cdef inline uint64_t _transpose(uint64_t b) noexcept nogil:
+    """Mirror in the a1-h8 diagonal: square (row, col) -> (col, row)."""
+    cdef uint64_t t
+    t = 0x0F0F0F0F00000000ULL & (b ^ (b << 28))
+    b ^= t ^ (t >> 28)
+    t = 0x3333000033330000ULL & (b ^ (b << 14))
+    b ^= t ^ (t >> 14)
+    t = 0x5500550055005500ULL & (b ^ (b << 7))
+    b ^= t ^ (t >> 7)
+    return b
+
+
+cdef inline uint64_t _symmetry(uint64_t b, int k) noexcept nogil:
+    """Symmetry ``k`` (0-7): bit 0 flips columns, bit 1 flips rows, bit 2 transposes
+    (applied in that order); 0 is the identity."""
+    if k & 1:
+        b = _flip_columns(b)
+    if k & 2:
+        b = _flip_rows(b)
+    if k & 4:
+        b = _transpose(b)
+    return b
+
+
+def transform_square(square, int symmetry):
+    """Where ``square`` goes under symmetry 0-7 (``PASS`` stays ``PASS``), e.g. to carry a
+    move label along with :meth:`Board.transform`."""
+    cdef int sq = move_from(square)
+    if not 0 <= symmetry < 8:
+        raise ValueError(f"symmetry must be 0-7, not {symmetry}")
+    if sq == PASS_MOVE:
+        return PASS
+    return first_square(_symmetry((<uint64_t>1) << sq, symmetry))
+
+
 cdef uint64_t _mask_arg(object value, str name) except? 0:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int bitboard, not {type(value).__name__}")
@@ -444,6 +496,26 @@ cdef class Board:
 
     def _repr_svg_(self):
         return self.to_svg()
+
+    # -- symmetries ---------------------------------------------------------------------------
+
+    def transform(self, int symmetry):
+        """The position under one of the 8 board symmetries (0 = identity; bit 0 mirrors
+        the columns, bit 1 the rows, bit 2 the a1-h8 diagonal, in that order).  Othello's
+        rules are symmetric, so legal moves and results carry over square by square
+        (:func:`transform_square`).  The copy has no move stack."""
+        if not 0 <= symmetry < 8:
+            raise ValueError(f"symmetry must be 0-7, not {symmetry}")
+        cdef Board b = type(self).__new__(type(self))
+        b._black = _symmetry(self._black, symmetry)
+        b._white = _symmetry(self._white, symmetry)
+        b._turn = self._turn
+        b._ply = 0
+        return b
+
+    def symmetries(self):
+        """The 8 transformed positions, in symmetry order (for data augmentation)."""
+        return [self.transform(k) for k in range(8)]
 
     # -- numpy views --------------------------------------------------------------------------
 
