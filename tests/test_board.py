@@ -280,3 +280,17 @@ def test_symmetries_preserve_the_game():
     assert len(set(start)) == 2
     with pytest.raises(ValueError):
         board.transform(-1)
+
+
+def test_from_array_inverts_to_array():
+    for transcript in ("", "f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7"):
+        b = Board.from_transcript(transcript)
+        again = Board.from_array(b.to_array(), b.turn)
+        assert again == b
+        assert Board.from_array(b.to_array().tolist(), b.turn) == b      # any array-like
+    with pytest.raises(InvalidBoardError, match="shape"):
+        Board.from_array(np.zeros((8, 7)))
+    with pytest.raises(InvalidBoardError, match="only 1"):
+        Board.from_array(np.full((8, 8), 2))
+    with pytest.raises(InvalidBoardError):
+        Board.from_array(np.zeros((8, 8)), turn=5)

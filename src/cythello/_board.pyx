@@ -223,6 +223,20 @@ cdef class Board:
         return board
 
     @classmethod
+    def from_array(cls, array, turn=BLACK):
+        """The inverse of :meth:`to_array`: an 8x8 array-like of 1 (black), -1 (white) and
+        0 (empty), rows 1-8 by columns a-h."""
+        a = np.asarray(array)
+        if a.shape != (8, 8):
+            raise InvalidBoardError(f"a board array must have shape (8, 8), not {a.shape}")
+        if not np.isin(a, (-1, 0, 1)).all():
+            raise InvalidBoardError("a board array may hold only 1 (black), -1 (white) and 0")
+        weights = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64)).reshape(8, 8)
+        black = int(np.bitwise_or.reduce(weights[a == 1], initial=np.uint64(0)))
+        white = int(np.bitwise_or.reduce(weights[a == -1], initial=np.uint64(0)))
+        return cls.from_bitboards(black, white, turn)
+
+    @classmethod
     def empty(cls):
         """A board with no discs, black to move."""
         return cls.from_bitboards(0, 0, BLACK)
