@@ -10,31 +10,9 @@ from cythello import Board, MCTSPlayer, read_obf
 from cythello.endgame import SolveAborted
 from cythello._endgame import Solver
 
-from conftest import DATA
+from conftest import DATA, exact_score, random_endgame
 
 FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
-
-
-def _exhaustive(board):
-    """Exact score for the side to move, by plain minimax (empties to the winner)."""
-    if board.is_game_over():
-        o = board.outcome()
-        return o.score if board.turn == cy.BLACK else -o.score
-    best = -65
-    for m in list(board.legal_moves):
-        board.push(m)
-        best = max(best, -_exhaustive(board))
-        board.pop()
-    return best
-
-
-def _random_endgame(rng, empties):
-    while True:
-        b = Board()
-        while b.empties() > empties and not b.is_game_over():
-            b.push(rng.choice(list(b.legal_moves)))
-        if not b.is_game_over():
-            return b
 
 
 @pytest.mark.parametrize("index", range(len(FFO_EASY)))
@@ -62,8 +40,8 @@ def test_solver_matches_ffo_20_to_27():
 def test_solver_agrees_with_exhaustive_search_passes_included():
     rng = random.Random(3)
     for _ in range(40):
-        board = _random_endgame(rng, rng.randint(1, 7))
-        assert cy.solve(board).score == _exhaustive(board.copy()), board.board_string()
+        board = random_endgame(rng, rng.randint(1, 7))
+        assert cy.solve(board).score == exact_score(board), board.board_string()
 
 
 def test_forced_pass_at_the_root():

@@ -10,6 +10,12 @@ from cythello._mcts import NODE_BYTES, SearchTree
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.match import run_match
 
+from conftest import exact_score, random_endgame
+
+
+def _sign(x):
+    return (x > 0) - (x < 0)
+
 MIDGAME = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 
 
@@ -93,40 +99,20 @@ def test_terminal_positions_are_scored_exactly_and_the_root_is_solved():
     assert result.iterations < 10_000
 
 
-def _endgame(seed, empties):
-    import random
-    rng = random.Random(seed)
-    while True:
-        b = Board()
-        while b.empties() > empties and not b.is_game_over():
-            b.push(rng.choice(list(b.legal_moves)))
-        if not b.is_game_over() and b.legal_moves_mask:
-            return b
-
-
-def _exact(b):
-    """Game-theoretic result for the side to move by exhaustive search: 1, 0 or -1."""
-    if b.is_game_over():
-        o = b.outcome()
-        return 0 if o.winner is None else (1 if o.winner == b.turn else -1)
-    best = -2
-    for m in list(b.legal_moves):
-        b.push(m)
-        best = max(best, -_exact(b))
-        b.pop()
-    return best
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_proves_endgames_exactly(seed):
-    board = _endgame(seed, empties=6)
+    import random
+    rng = random.Random(seed)
+    board = random_endgame(rng, empties=6)
+    while not board.legal_moves_mask:          # a root with placements, not a forced pass
+        board = random_endgame(rng, empties=6)
     result = MCTSPlayer(iterations=300_000, seed=seed).search(board)
     assert result.stop_reason == "solved"
     verdict = {1: "win", 0: "draw", -1: "loss"}
     truth = {}
     for m in board.legal_moves:
         board.push(m)
-        truth[m] = -_exact(board)
+        truth[m] = -_sign(exact_score(board))
         board.pop()
     for s in result.moves:
         if s.proof is not None:

@@ -58,6 +58,22 @@ def test_nboard_dialogue():
     assert cy.parse_move(moves[1].split()[1].split("/")[0]) in after.legal_moves
 
 
+def _ping_after(proc, delay, n):
+    """Send ``ping n`` to a running engine after ``delay`` seconds; the lines up to
+    ``pong n`` and how long the pong took."""
+    import time
+    time.sleep(delay)
+    start = time.monotonic()
+    proc.stdin.write(f"ping {n}\n")
+    proc.stdin.flush()
+    seen = []
+    while True:
+        line = proc.stdout.readline().strip()
+        seen.append(line)
+        if line == f"pong {n}":
+            return seen, time.monotonic() - start
+
+
 def test_nboard_ping_interrupts_a_search():
     # depth 60 means 300,000 iterations; the ping must cut it short.
     proc = subprocess.Popen(CYTHELLO + ["nboard"], stdin=subprocess.PIPE,
@@ -68,20 +84,10 @@ def test_nboard_ping_interrupts_a_search():
         assert proc.stdout.readline().startswith("set myname")
         assert proc.stdout.readline().startswith("set myname")
         assert proc.stdout.readline().strip() == "pong 1"
-        import time
         proc.stdin.write("go\n")
         proc.stdin.flush()
-        time.sleep(0.05)
-        start = time.monotonic()
-        proc.stdin.write("ping 2\n")
-        proc.stdin.flush()
-        seen = []
-        while True:
-            line = proc.stdout.readline().strip()
-            seen.append(line)
-            if line == "pong 2":
-                break
-        assert time.monotonic() - start < 3
+        seen, waited = _ping_after(proc, 0.05, 2)
+        assert waited < 3
         assert any(l.startswith("===") for l in seen)     # the stopped search still answers
     finally:
         proc.stdin.close()
@@ -394,7 +400,6 @@ def test_nboard_analyze_scores_every_position():
 def test_nboard_ping_stops_analyze():
     # A long analysis (depth 60: 30,000 iterations per position, 30 positions) is cut short
     # by the ping that follows it.
-    import time
     rng = __import__("random").Random(8)
     board = Board()
     while board.ply < 30:
@@ -405,17 +410,8 @@ def test_nboard_ping_stops_analyze():
     try:
         proc.stdin.write(f"nboard 2\nset depth 60\nset game {ggf}\nanalyze\n")
         proc.stdin.flush()
-        time.sleep(0.3)
-        start = time.monotonic()
-        proc.stdin.write("ping 3\n")
-        proc.stdin.flush()
-        seen = []
-        while True:
-            line = proc.stdout.readline().strip()
-            seen.append(line)
-            if line == "pong 3":
-                break
-        assert time.monotonic() - start < 3
+        seen, waited = _ping_after(proc, 0.3, 3)
+        assert waited < 3
         assert len([l for l in seen if l.startswith("analysis ")]) < 30
     finally:
         proc.stdin.close()
