@@ -192,7 +192,7 @@ cdef class SearchTree:
     cdef uint32_t _expand(self, uint32_t idx, uint64_t moves, uint64_t empty) noexcept nogil:
         """Allocate the children of ``idx`` (its placements, or one pass) in random order
         (best prior first under progressive bias).  0 when the pool is full."""
-        cdef int k = count(moves) if moves else 1
+        cdef uint32_t k = count(moves) if moves else 1
         cdef uint32_t first = pool_alloc(&self.pool, k), j, r
         cdef Node* nodes
         cdef uint8_t mover_flag, t
