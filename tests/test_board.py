@@ -226,6 +226,10 @@ def test_perft_and_playout_argument_errors():
         cy.perft(None, 3)
     with pytest.raises(ValueError):
         cy.random_playouts(Board(), -5)
+    with pytest.raises(ValueError, match="10\\*\\*9"):
+        cy.random_playouts(Board(), 10**10)
+    with pytest.raises(ValueError, match="0-20"):
+        cy.perft(Board(), 21)
     with pytest.raises(TypeError):
         cy.random_playouts(Board(), 10, seed="x")
 

@@ -588,8 +588,9 @@ def perft(Board board not None, depth):
     the GIL."""
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
-    if depth < 0 or depth > 60:
-        raise ValueError(f"depth must be 0-60, not {depth}")
+    if depth < 0 or depth > 20:
+        # perft(15) already takes hours; deeper requests are mistakes, not workloads.
+        raise ValueError(f"depth must be 0-20, not {depth}")
     if depth == 0:
         return 1
     cdef uint64_t P = board._own(), O = board._opp(), n
@@ -621,8 +622,9 @@ def random_playouts(Board board not None, n, seed=None, policy="random"):
     without the GIL; the same seed gives the same result."""
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"n must be an int, not {type(n).__name__}")
-    if n < 0 or n > 10**12:
-        raise ValueError(f"n must be between 0 and 10**12, not {n}")
+    if n < 0 or n > 10**9:
+        # 10**9 games is about half an hour, uninterruptible once in C: more is a mistake.
+        raise ValueError(f"n must be between 0 and 10**9, not {n}")
     if policy not in ROLLOUT_POLICIES:
         raise ValueError(f"policy must be one of {sorted(ROLLOUT_POLICIES)}, not {policy!r}")
     cdef Rng rng
