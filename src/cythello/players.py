@@ -402,8 +402,8 @@ class MCTSPlayer:
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
         proofs = [t.root_proof for t in self._trees if t.root_proof]
         root_visits = sum(t.root_visits for t in self._trees)
-        win_rate = (sum(s.win_rate * s.visits for s in moves) / root_visits
-                    if root_visits else 0.5)
+        total_reward = sum(reward for _, reward, _ in merged.values())
+        win_rate = total_reward / root_visits if root_visits else 0.5
         pv = self._trees[0].principal_variation()
         best = _best_move(moves) if moves else list(board.legal_moves)[0]
         if pv and pv[0] != best:
