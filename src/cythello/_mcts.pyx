@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from cythello._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
-    cy_monotonic,
+    cy_monotonic, corner_danger,
 )
 from cythello._rng cimport Rng, rng_seed, rng_below
 from cythello._rollout cimport playout
@@ -61,12 +61,10 @@ cdef inline float inv_sqrt(uint32_t n) noexcept nogil:
 # corners best, edges good, X- and C-squares next to an empty corner bad.  Its weight
 # fades as 1 / (n + 1) with the child's visits, so the statistics decide in the end.
 cdef float PRIOR[65]
-cdef uint64_t CORNER_ZONE[4]     # the X- and C-squares of each corner
-cdef int CORNER_SQUARE[4]
 
 
 cdef void _init_priors() noexcept:
-    cdef int sq, r, c, k
+    cdef int sq, r, c
     for sq in range(64):
         r = sq // 8
         c = sq % 8
@@ -79,28 +77,15 @@ cdef void _init_priors() noexcept:
         else:
             PRIOR[sq] = 0.2
     PRIOR[PASS_MOVE] = 0.3
-    CORNER_SQUARE[0] = 0
-    CORNER_SQUARE[1] = 7
-    CORNER_SQUARE[2] = 56
-    CORNER_SQUARE[3] = 63
-    for k in range(4):
-        r = CORNER_SQUARE[k] // 8
-        c = CORNER_SQUARE[k] % 8
-        CORNER_ZONE[k] = 0
-        for sq in range(64):
-            if sq != CORNER_SQUARE[k] and abs(sq // 8 - r) <= 1 and abs(sq % 8 - c) <= 1:
-                CORNER_ZONE[k] |= (<uint64_t>1) << sq
 
 _init_priors()
 
 
-cdef inline float prior(int sq, uint64_t empty) noexcept nogil:
-    """The move's prior; 0 for an X- or C-square whose corner is still empty."""
-    cdef int k
-    if sq < 64:
-        for k in range(4):
-            if (empty >> CORNER_SQUARE[k]) & 1 and (CORNER_ZONE[k] >> sq) & 1:
-                return 0.0
+cdef inline float prior(int sq, uint64_t danger) noexcept nogil:
+    """The move's prior; 0 on ``danger`` (X- and C-squares of empty corners, see
+    :func:`corner_danger`, computed once per node by the caller)."""
+    if sq < 64 and (danger >> sq) & 1:
+        return 0.0
     return PRIOR[sq]
 
 
@@ -165,7 +150,7 @@ cdef class SearchTree:
             r = (1.0 - self.disc_weight) * r + self.disc_weight * (0.5 + mover_diff / 128.0)
         return r
 
-    cdef uint32_t _select(self, uint32_t parent, uint64_t empty) noexcept nogil:
+    cdef uint32_t _select(self, uint32_t parent, uint64_t danger) noexcept nogil:
         """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
         children first, in the order set at expansion; children proven lost for the
         chooser never."""
@@ -183,13 +168,13 @@ cdef class SearchTree:
                 return i
             score = <float>(c.reward / c.visits) + explore * inv_sqrt(c.visits)
             if self.bias != 0:
-                score += self.bias * prior(c.move, empty) / <float>(c.visits + 1)
+                score += self.bias * prior(c.move, danger) / <float>(c.visits + 1)
             if score > best_score:
                 best_score = score
                 best = i
         return best
 
-    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves, uint64_t empty) noexcept nogil:
+    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves, uint64_t danger) noexcept nogil:
         """Allocate the children of ``idx`` (its placements, or one pass) in random order
         (best prior first under progressive bias).  0 when the pool is full."""
         cdef uint32_t k = count(moves) if moves else 1
@@ -220,7 +205,7 @@ cdef class SearchTree:
                 for j in range(1, k):
                     t = nodes[first + j].move
                     r = j
-                    while r > 0 and prior(nodes[first + r - 1].move, empty) < prior(t, empty):
+                    while r > 0 and prior(nodes[first + r - 1].move, danger) < prior(t, danger):
                         nodes[first + r].move = nodes[first + r - 1].move
                         r -= 1
                     nodes[first + r].move = t
@@ -267,7 +252,7 @@ cdef class SearchTree:
         path[0] = 0
         while node.proven == UNPROVEN:
             if node.flags & FLAG_EXPANDED:
-                idx = self._select(idx, ~(pos.P | pos.O))
+                idx = self._select(idx, corner_danger(~(pos.P | pos.O)) if self.bias != 0 else 0)
                 node = &self.pool.nodes[idx]
                 play(&pos, node.move)
                 path[depth] = idx
@@ -283,7 +268,7 @@ cdef class SearchTree:
                 break
             if expanded or (depth > 1 and node.visits < self.expand_after):
                 break
-            if self._expand(idx, moves, ~(pos.P | pos.O)) == 0:
+            if self._expand(idx, moves, corner_danger(~(pos.P | pos.O))) == 0:
                 status = -1
                 break
             node = &self.pool.nodes[idx]          # the arena may have moved

@@ -9,15 +9,15 @@
 # opponent's mobility down) are preferred, and the X- and C-squares next to an empty
 # corner are avoided.
 from libc.stdint cimport uint64_t
-from cythello._rules cimport legal_moves, flips, count, first_square, final_disc_difference
+from cythello._rules cimport (
+    legal_moves, flips, count, first_square, final_disc_difference, corner_danger, CY_CORNER_ZONE,
+)
 from cythello._rng cimport Rng, rng_below
 from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 cdef int BASE_WEIGHT[64]        # weight of a square when no empty corner makes it dangerous
 cdef int NEAR_EMPTY_CORNER[64]  # weight of an X- or C-square while its corner is empty
-cdef uint64_t DANGER_ZONE[4]    # X- and C-squares of each corner
 cdef uint64_t NEIGHBOURS[64]    # the up to 8 squares around each square
-cdef int CORNERS[4]
 
 
 cdef void _init_tables() noexcept:
@@ -44,13 +44,8 @@ cdef void _init_tables() noexcept:
                 if (dr or dc) and 0 <= rr < 8 and 0 <= cc < 8:
                     m |= (<uint64_t>1) << (rr * 8 + cc)
         NEIGHBOURS[sq] = m
-    CORNERS[0] = 0
-    CORNERS[1] = 7
-    CORNERS[2] = 56
-    CORNERS[3] = 63
     for k in range(4):
-        DANGER_ZONE[k] = NEIGHBOURS[CORNERS[k]]
-        m = DANGER_ZONE[k]
+        m = CY_CORNER_ZONE[k]
         while m:
             sq = first_square(m)
             m &= m - 1
@@ -75,10 +70,7 @@ cdef int pick_move(uint64_t P, uint64_t O, uint64_t moves, int policy, Rng* rng)
             k -= 1
         return first_square(moves)
     empty = ~(P | O)
-    danger = 0
-    for k in range(4):
-        if (empty >> CORNERS[k]) & 1:
-            danger |= DANGER_ZONE[k]
+    danger = corner_danger(empty)
     n = 0
     total = 0
     m = moves

@@ -17,6 +17,7 @@ cdef extern from "cy_rays.h" nogil:
     const uint64_t CY_RAYS[64][8]
     # Files b..g: a horizontal or diagonal run may not wrap from one row into the next.
     const uint64_t INNER_FILES "CY_INNER_FILES"
+    const uint64_t CY_CORNER_ZONE[4]      # X- and C-squares of a1, h1, a8, h8
 
 cdef enum:
     PASS_MOVE = 64          # the pass, a move of its own
@@ -97,6 +98,21 @@ cdef inline int final_disc_difference(uint64_t P, uint64_t O) noexcept nogil:
     if o > p:
         return p - o - empties
     return 0
+
+
+cdef inline uint64_t corner_danger(uint64_t empty) noexcept nogil:
+    """The X- and C-squares whose corner is still empty: where a disc hands the corner to
+    the opponent (the playout policy and the search's prior both avoid them)."""
+    cdef uint64_t danger = 0
+    if empty & 1:
+        danger |= CY_CORNER_ZONE[0]
+    if (empty >> 7) & 1:
+        danger |= CY_CORNER_ZONE[1]
+    if (empty >> 56) & 1:
+        danger |= CY_CORNER_ZONE[2]
+    if (empty >> 63) & 1:
+        danger |= CY_CORNER_ZONE[3]
+    return danger
 
 
 cdef struct Position:
