@@ -95,7 +95,6 @@ cdef class SearchTree:
 
     cdef NodePool pool
     cdef Position root_pos
-    cdef int root_turn             # colour to move at the root: 0 black, 1 white
     cdef Rng rng
     cdef float exploration
     cdef int policy
@@ -132,14 +131,13 @@ cdef class SearchTree:
         own, opp = board.position()
         self.root_pos.P = own
         self.root_pos.O = opp
-        self.root_turn = board.turn
         self.pool.size = 1
         cdef Node* root = &self.pool.nodes[0]
         root.reward = 0
         root.visits = root.first_child = root.virtual_loss = 0
         root.move = PASS_MOVE
         root.num_children = root.proven = 0
-        root.flags = 0 if self.root_turn else FLAG_WHITE_MOVED
+        root.flags = 0 if board.turn else FLAG_WHITE_MOVED
         self.total_iterations = 0
 
     # -- the C search ----------------------------------------------------------------------
@@ -427,16 +425,19 @@ cdef class SearchTree:
         self._check_idle()
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
-        if P == self.root_pos.P and O == self.root_pos.O and board.turn == self.root_turn:
+        if P == self.root_pos.P and O == self.root_pos.O and board.turn == self._turn_at(0):
             return True
         found = self._find(0, self.root_pos, P, O, board.turn, max_plies)
         if found > 0 and pool_keep_subtree(&self.pool, found) == 0:
             self.root_pos.P = P
             self.root_pos.O = O
-            self.root_turn = board.turn
             return True
         self._set_root(board)
         return False
+
+    cdef inline int _turn_at(self, uint32_t idx) noexcept:
+        """The colour to move at a node: the opposite of the one whose move led there."""
+        return 0 if self.pool.nodes[idx].flags & FLAG_WHITE_MOVED else 1
 
     cdef long long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int turn,
                          int plies):
@@ -446,9 +447,7 @@ cdef class SearchTree:
         cdef Position child
         cdef uint32_t i
         cdef long long hit
-        # The side to move at a node is the opposite of the one whose move led there.
-        cdef int node_turn = 0 if nodes[idx].flags & FLAG_WHITE_MOVED else 1
-        if idx != 0 and pos.P == P and pos.O == O and node_turn == turn:
+        if idx != 0 and pos.P == P and pos.O == O and self._turn_at(idx) == turn:
             return idx
         if plies == 0 or not nodes[idx].flags & FLAG_EXPANDED:
             return -1
