@@ -86,14 +86,13 @@ cdef int _order(uint64_t P, uint64_t O, uint64_t moves, int* squares) noexcept n
     fewer); returns how many."""
     cdef int keys[64]
     cdef int n = 0, sq, key, i
-    cdef uint64_t f, nP, nO
+    cdef uint64_t f, replies
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
-        nP = O & ~f
-        nO = P | f | ((<uint64_t>1) << sq)
-        key = count(legal_moves(nP, nO)) * 4 + count(legal_moves(nP, nO) & CORNERS) * 8
+        replies = legal_moves(O & ~f, P | f | ((<uint64_t>1) << sq))
+        key = count(replies) * 4 + count(replies & CORNERS) * 8
         if (CORNERS >> sq) & 1:
             key -= 6
         i = n
