@@ -11,7 +11,8 @@ import numpy as np
 
 from libc.stdint cimport uint64_t
 from cythello._rules cimport (
-    legal_moves as c_legal_moves, flips as c_flips, count, first_square, PASS_MOVE,
+    legal_moves as c_legal_moves, flips as c_flips, is_game_over as c_is_game_over, count,
+    first_square, PASS_MOVE,
 )
 from cythello._rng cimport Rng, rng_seed
 from cythello._rollout cimport playout
@@ -19,7 +20,8 @@ from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 from cythello.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from cythello.squares import (
-    BLACK, WHITE, PASS, SQUARE_NAMES, COLOR_NAMES, move_from, parse_move, squares_of,
+    BLACK, WHITE, PASS, SQUARE_NAMES, COLOR_NAMES, move_from, parse_move, square_name,
+    squares_of,
 )
 
 STARTING_BOARD_STRING = (
@@ -371,7 +373,7 @@ cdef class Board:
 
     def is_game_over(self):
         """True when neither side can place a disc."""
-        return self._placements() == 0 and c_legal_moves(self._opp(), self._own()) == 0
+        return c_is_game_over(self._own(), self._opp())
 
     def outcome(self):
         """The :class:`Outcome` of a finished game, or None while it goes on."""
@@ -384,7 +386,7 @@ cdef class Board:
         """The squares ``move`` would turn over (ascending); raises if it is illegal."""
         cdef int m = move_from(move)
         if not self._is_legal(m):
-            raise IllegalMoveError(f"{_name(m)} is not legal for {COLOR_NAMES[self._turn]}")
+            raise IllegalMoveError(f"{square_name(m)} is not legal for {COLOR_NAMES[self._turn]}")
         if m == PASS_MOVE:
             return []
         return squares_of(c_flips(self._own(), self._opp(), m))
@@ -557,10 +559,6 @@ def _rebuild(root_string, moves):
     for m in moves:
         board.push(m)
     return board
-
-
-def _name(int move):
-    return "pass" if move == PASS_MOVE else SQUARE_NAMES[move]
 
 
 # -- C-speed utilities -------------------------------------------------------------------------
