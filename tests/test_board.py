@@ -298,3 +298,18 @@ def test_from_array_inverts_to_array():
         Board.from_array(np.full((8, 8), 2))
     with pytest.raises(InvalidBoardError):
         Board.from_array(np.zeros((8, 8)), turn=5)
+
+
+def test_push_with_implicit_pass():
+    b = Board("-O" + "X" * 62 + " O")             # white must pass; black may take a1
+    with pytest.raises(IllegalMoveError, match="a1 is not legal for white"):
+        b.push("a1")
+    b.push("a1", implicit_pass=True)
+    assert b.move_stack == [PASS, cy.A1] and b.is_game_over()
+    c = Board("-O" + "X" * 62 + " O")
+    with pytest.raises(IllegalMoveError, match="b1 is not legal for black"):
+        c.push("b1", implicit_pass=True)
+    assert c.move_stack == [] and c.turn == WHITE            # a failed push changes nothing
+    d = Board()
+    d.push("f5", implicit_pass=True)                         # no pass needed: a plain push
+    assert d.move_stack == [cy.F5]

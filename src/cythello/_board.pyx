@@ -261,13 +261,14 @@ cdef class Board:
                 move = parse_move(token)
             except InvalidMoveError:
                 raise InvalidMoveError(f"move {i // 2 + 1} of the transcript is not a move: {token!r}") from None
-            if move != PASS and board._must_pass():
-                board._push(PASS_MOVE)
-            if not board._is_legal(move):
+            try:
+                board.push(move, implicit_pass=True)
+            except IllegalMoveError:
+                mover = board._turn ^ (move != PASS and board._must_pass())
                 raise IllegalMoveError(
                     f"move {i // 2 + 1} of the transcript, {token}, is illegal for "
-                    f"{COLOR_NAMES[board._turn]} after {board.transcript() or 'the start'}")
-            board._push(move)
+                    f"{COLOR_NAMES[mover]} after {board.transcript() or 'the start'}"
+                ) from None
         return board
 
     # -- C-level helpers ----------------------------------------------------------------------
@@ -393,18 +394,26 @@ cdef class Board:
 
     # -- moves --------------------------------------------------------------------------------
 
-    def push(self, move):
-        """Play ``move`` (a square int, a name like ``"f5"``, or PASS when forced)."""
+    def push(self, move, *, bint implicit_pass=False):
+        """Play ``move`` (a square int, a name like ``"f5"``, or PASS when forced).  With
+        ``implicit_pass``, a placement made when the side to move must pass is played
+        after that pass, as transcripts and many GUIs leave forced passes out."""
         cdef int m
         if type(move) is int and 0 <= move <= PASS_MOVE:
             m = move                          # the common case, without a Python call
         else:
             m = move_from(move)
+        cdef bint passed = implicit_pass and m != PASS_MOVE and self._must_pass()
+        if passed:
+            self._push(PASS_MOVE)
         if not self._is_legal(m):
+            if passed:
+                self.pop()                    # a failed push changes nothing
             if m == PASS_MOVE:
                 why = "the game is over" if self.is_game_over() else "a placement is possible"
                 raise IllegalMoveError(f"pass is not legal: {why}")
-            raise IllegalMoveError(f"{SQUARE_NAMES[m]} is not legal for {COLOR_NAMES[self._turn]}")
+            raise IllegalMoveError(
+                f"{SQUARE_NAMES[m]} is not legal for {COLOR_NAMES[self._turn ^ passed]}")
         self._push(m)
 
     def push_str(self, text):

@@ -54,11 +54,10 @@ class GgfGame:
         """The position after every move, its stack holding the game."""
         board = self.start.copy(stack=False)
         for i, item in enumerate(self.moves):
-            if item.move != PASS and board.must_pass():
-                board.push(PASS)               # tolerate records that leave passes out
-            if not board.is_legal(item.move):
-                raise IllegalMoveError(f"GGF move {i + 1} ({item.to_item()}) is illegal")
-            board.push(item.move)
+            try:                               # tolerate records that leave passes out
+                board.push(item.move, implicit_pass=True)
+            except IllegalMoveError:
+                raise IllegalMoveError(f"GGF move {i + 1} ({item.to_item()}) is illegal") from None
         return board
 
     @classmethod

@@ -128,10 +128,7 @@ class NBoardEngine:
 
     def cmd_move(self, args: List[str], rest: str) -> None:
         """``move <sq>[/eval[/time]]``: append a move; a forced pass is inserted."""
-        item = parse_move_item(args[0])
-        if item.move != PASS and self.board.must_pass():
-            self.board.push(PASS)
-        self.board.push(item.move)
+        self.board.push(parse_move_item(args[0]).move, implicit_pass=True)
 
     def cmd_ping(self, args: List[str], rest: str) -> None:
         """``ping <n>``: a running search was already stopped by the reader; ``pong n``."""
