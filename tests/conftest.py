@@ -29,8 +29,7 @@ def exact_score(board):
     """Exact final disc difference for the side to move (empties to the winner), by plain
     minimax: the slow reference for the solvers.  Leaves ``board`` as it found it."""
     if board.is_game_over():
-        o = board.outcome()
-        return o.score if board.turn == 0 else -o.score
+        return board.outcome().score_for(board.turn)
     best = -65
     for m in list(board.legal_moves):
         board.push(m)

@@ -165,6 +165,7 @@ def test_outcome():
     assert b.is_game_over()
     o = b.outcome()
     assert o.winner == WHITE and o.difference == -26 and o.score == -56
+    assert o.score_for(WHITE) == 56 and o.score_for(BLACK) == -56
     draw = Board("X" * 32 + "O" * 32 + " X")
     assert draw.outcome().winner is None and draw.outcome().score == 0
 

@@ -48,6 +48,10 @@ class Outcome(namedtuple("Outcome", "winner black white")):
         d = self.black - self.white
         return d + empties if d > 0 else d - empties if d < 0 else 0
 
+    def score_for(self, color):
+        """:attr:`score` from ``color``'s side (positive: ``color`` won)."""
+        return self.score if color == BLACK else -self.score
+
     def result(self):
         """``"33-31"``: black's discs, then white's."""
         return f"{self.black}-{self.white}"

@@ -272,8 +272,7 @@ cdef class Solver:
             child = board.copy(stack=False)
             child.push(move)
             if child.is_game_over():
-                o = child.outcome()
-                s = o.score if board.turn == 0 else -o.score
+                s = child.outcome().score_for(board.turn)
             else:
                 v, _, aborted = self.solve(child, -64, 64, node_limit, deadline)
                 total += self.nodes

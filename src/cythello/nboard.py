@@ -197,8 +197,7 @@ class NBoardEngine:
             if board.is_game_over():
                 outcome = board.outcome()
                 assert outcome is not None
-                score = outcome.score if board.turn == 0 else -outcome.score
-                self.send(f"analysis {made} {float(score):.2f}")
+                self.send(f"analysis {made} {float(outcome.score_for(board.turn)):.2f}")
             else:
                 result = self.player.search(board, iterations=budget, time_limit=MAX_TIME)
                 if result.stop_reason == "stopped" or self.interrupted():
