@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 from ._board import Board
 from .errors import IllegalMoveError, InvalidMoveError
 from .ggf import GgfGame, parse_move_item
+from .nboard import ITERATIONS_PER_DEPTH
 from .squares import BLACK, square_name
 
 Command = Union[str, Sequence[str]]
@@ -210,7 +211,9 @@ class NBoardClient(_Client):
         limit = limit or self.limit
         if board.is_game_over():
             raise IllegalMoveError("the game is over: there is no move to play")
-        depth = limit.depth or (max(1, (limit.iterations or 0) // 5000) if limit.iterations else 4)
+        # cythello's own NBoard mode gives each depth ITERATIONS_PER_DEPTH iterations.
+        depth = limit.depth or (max(1, limit.iterations // ITERATIONS_PER_DEPTH)
+                                if limit.iterations else 4)
         self._pipe.send(f"set depth {depth}")
         self._pipe.send("set game " + GgfGame.from_board(board).to_ggf())
         self._sync()

@@ -142,6 +142,17 @@ def _check_int(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+def _check_number(name: str, value: object, low: float, high: float,
+                  low_open: bool = False, range_text: str = "") -> float:
+    """A number in [low, high] (or (low, high] with ``low_open``), as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    if not ((low < value if low_open else low <= value) and value <= high):
+        raise SettingsError(f"{name} must be {range_text or f'between {low:g} and {high:g}'}, "
+                            f"not {value}")
+    return float(value)
+
+
 def _check_time(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"time_limit must be a number of seconds, not {type(value).__name__}")
@@ -191,11 +202,7 @@ class MCTSPlayer:
         self.iterations = None if iterations is None else _check_int(
             "iterations", iterations, 1, MAX_ITERATIONS)
         self.time_limit = None if time_limit is None else _check_time(time_limit)
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)):
-            raise TypeError(f"exploration must be a number, not {type(exploration).__name__}")
-        if not (0 <= exploration <= 100):
-            raise SettingsError(f"exploration must be between 0 and 100, not {exploration}")
-        self.exploration = float(exploration)
+        self.exploration = _check_number("exploration", exploration, 0, 100)
         if rollout not in ("random", "heuristic"):
             raise SettingsError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
         self.rollout = rollout
@@ -206,12 +213,9 @@ class MCTSPlayer:
         self.reuse_tree = bool(reuse_tree)
         if max_memory_mb is not None:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
-            if isinstance(max_memory_mb, bool) or not isinstance(max_memory_mb, (int, float)):
-                raise TypeError(f"max_memory_mb must be a number, not {type(max_memory_mb).__name__}")
-            if not 0 < max_memory_mb <= 1 << 20:
-                raise SettingsError(f"max_memory_mb must be more than 0 and at most 1 TB, "
-                                    f"not {max_memory_mb}")
-            max_nodes = int(max_memory_mb * 2**20 / NODE_BYTES / threads)
+            budget = _check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
+                                   range_text="more than 0 and at most 1 TB")
+            max_nodes = int(budget * 2**20 / NODE_BYTES / threads)
             max_nodes = min(max(max_nodes, 16), 0xFFFFFFF0)
         self.max_nodes = _check_int("max_nodes", max_nodes, 16, 0xFFFFFFF0)
         if not (isinstance(disc_weight, (int, float)) and 0 <= disc_weight <= 1):
@@ -224,14 +228,9 @@ class MCTSPlayer:
             raise SettingsError(f"progress_interval must be positive, not {progress_interval!r}")
         self.progress_interval = float(progress_interval)
         self.endgame_empties = _check_int("endgame_empties", endgame_empties, 0, 60)
-        if isinstance(progressive_bias, bool) or not isinstance(progressive_bias, (int, float)):
-            raise TypeError(f"progressive_bias must be a number, not {type(progressive_bias).__name__}")
-        if not 0 <= progressive_bias <= 100:
-            raise SettingsError(f"progressive_bias must be between 0 and 100, not {progressive_bias}")
-        self.progressive_bias = float(progressive_bias)
+        self.progressive_bias = _check_number("progressive_bias", progressive_bias, 0, 100)
         self._solver = Solver()
         self._trees: List[SearchTree] = []
-        self._searches = 0
         self._stop = threading.Event()
         self._search_lock = threading.Lock()   # one search at a time per player
 
@@ -372,7 +371,6 @@ class MCTSPlayer:
             if on_progress is not None:
                 on_progress(self._result(board, sum(done), reused, start, "running"))
         reason = "time" if out_of_time and not finished else _overall_reason(reasons)
-        self._searches += 1
         return self._result(board, sum(done), reused, start, reason)
 
     def _solve_exactly(self, board: Board, start: float,
