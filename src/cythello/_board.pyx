@@ -12,7 +12,7 @@ import numpy as np
 from libc.stdint cimport uint64_t
 from cythello._rules cimport (
     legal_moves as c_legal_moves, flips as c_flips, is_game_over as c_is_game_over, count,
-    first_square, PASS_MOVE,
+    first_square, next_position, Position, PASS_MOVE,
 )
 from cythello._rng cimport Rng, rng_seed
 from cythello._rollout cimport playout
@@ -577,8 +577,8 @@ def _rebuild(root_string, moves):
 # -- C-speed utilities -------------------------------------------------------------------------
 
 cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
-    cdef uint64_t moves = c_legal_moves(P, O), n = 0, f
-    cdef int sq
+    cdef uint64_t moves = c_legal_moves(P, O), n = 0
+    cdef Position after
     if moves == 0:
         if c_legal_moves(O, P) == 0:
             return 0                          # finished game: no children
@@ -586,10 +586,9 @@ cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
     if depth == 1:
         return count(moves)
     while moves:
-        sq = first_square(moves)
+        after = next_position(P, O, first_square(moves))
         moves &= moves - 1
-        f = c_flips(P, O, sq)
-        n += _perft(O & ~f, P | f | ((<uint64_t>1) << sq), depth - 1)
+        n += _perft(after.P, after.O, depth - 1)
     return n
 
 

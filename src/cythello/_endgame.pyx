@@ -15,6 +15,7 @@ from libc.stdlib cimport calloc, free
 
 from cythello._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, cy_monotonic, PASS_MOVE,
+    next_position, Position,
 )
 from cythello._board cimport Board
 
@@ -86,12 +87,13 @@ cdef int _order(uint64_t P, uint64_t O, uint64_t moves, int* squares) noexcept n
     fewer); returns how many."""
     cdef int keys[64]
     cdef int n = 0, sq, key, i
-    cdef uint64_t f, replies
+    cdef uint64_t replies
+    cdef Position after
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
-        f = flips(P, O, sq)
-        replies = legal_moves(O & ~f, P | f | ((<uint64_t>1) << sq))
+        after = next_position(P, O, sq)
+        replies = legal_moves(after.P, after.O)
         key = count(replies) * 4 + count(replies & CORNERS) * 8
         if (CORNERS >> sq) & 1:
             key -= 6
@@ -123,6 +125,7 @@ cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
             return final_disc_difference(P, O)
         return -_solve(ctx, O, P, -beta, -alpha, True)
     cdef int best = -65, v, sq, i, n, alpha0 = alpha, tt_move = 255
+    cdef Position after
     cdef int squares[64]
     cdef Entry* entry = NULL
     if ctx.table != NULL and empties > TT_EMPTIES:
@@ -170,8 +173,8 @@ cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
             n += 1
     for i in range(n):
         sq = squares[i]
-        f = flips(P, O, sq)
-        v = -_solve(ctx, O & ~f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, False)
+        after = next_position(P, O, sq)
+        v = -_solve(ctx, after.P, after.O, -beta, -alpha, False)
         if v > best:
             best = v
             tt_move = sq
@@ -198,7 +201,8 @@ cdef int _solve(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
 cdef int _solve_root(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
                      int* best_move) noexcept nogil:
     """Like ``_solve`` at the root, and also the move that reaches the score."""
-    cdef uint64_t moves = legal_moves(P, O), f
+    cdef uint64_t moves = legal_moves(P, O)
+    cdef Position after
     cdef int squares[64]
     cdef int n, i, sq, v, best = -65
     best_move[0] = PASS_MOVE
@@ -211,8 +215,8 @@ cdef int _solve_root(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     best_move[0] = squares[0]
     for i in range(n):
         sq = squares[i]
-        f = flips(P, O, sq)
-        v = -_solve(ctx, O & ~f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, False)
+        after = next_position(P, O, sq)
+        v = -_solve(ctx, after.P, after.O, -beta, -alpha, False)
         if ctx.aborted:
             break
         if v > best:

@@ -10,7 +10,8 @@
 # corner are avoided.
 from libc.stdint cimport uint64_t
 from cythello._rules cimport (
-    legal_moves, flips, count, first_square, final_disc_difference, corner_danger, CY_CORNER_ZONE,
+    legal_moves, count, first_square, final_disc_difference, corner_danger, next_position,
+    Position, CY_CORNER_ZONE,
 )
 from cythello._rng cimport Rng, rng_below
 from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
@@ -94,8 +95,9 @@ cdef int pick_move(uint64_t P, uint64_t O, uint64_t moves, int policy, Rng* rng)
 
 
 cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil:
-    cdef int sign = 1, sq
-    cdef uint64_t moves = legal_moves(P, O), f, t
+    cdef int sign = 1
+    cdef uint64_t moves = legal_moves(P, O), t
+    cdef Position after
     while True:
         if moves == 0:
             moves = legal_moves(O, P)
@@ -106,11 +108,9 @@ cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept no
             O = t
             sign = -sign
             continue
-        sq = pick_move(P, O, moves, policy, rng)
-        f = flips(P, O, sq)
-        t = P | f | ((<uint64_t>1) << sq)
-        P = O & ~f
-        O = t
+        after = next_position(P, O, pick_move(P, O, moves, policy, rng))
+        P = after.P
+        O = after.O
         sign = -sign
         moves = legal_moves(P, O)
     return sign * final_disc_difference(P, O)

@@ -120,14 +120,22 @@ cdef struct Position:
     uint64_t O        # discs of the opponent
 
 
+cdef inline Position next_position(uint64_t P, uint64_t O, int sq) noexcept nogil:
+    """The position after the side owning ``P`` plays ``sq`` (not a pass): the other side
+    is to move, so the opponent's discs minus the flipped ones come first."""
+    cdef uint64_t f = flips(P, O, sq)
+    cdef Position after
+    after.P = O & ~f
+    after.O = P | f | ((<uint64_t>1) << sq)
+    return after
+
+
 cdef inline void play(Position* pos, int sq) noexcept nogil:
     """Play ``sq`` (or PASS_MOVE) in place; afterwards the other side is to move."""
-    cdef uint64_t f, mover
+    cdef uint64_t mover
     if sq == PASS_MOVE:
         mover = pos.P
+        pos.P = pos.O
+        pos.O = mover
     else:
-        f = flips(pos.P, pos.O, sq)
-        mover = pos.P | f | ((<uint64_t>1) << sq)
-        pos.O = pos.O & ~f
-    pos.P = pos.O
-    pos.O = mover
+        pos[0] = next_position(pos.P, pos.O, sq)
