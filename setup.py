@@ -13,7 +13,10 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
-MODULES = ["_board", "_rollout", "_pool", "_mcts", "_endgame"]
+# The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
+MODULES = ["core._board", "core._perft", "search._rollout", "search._pool", "search._mcts",
+           "search._endgame"]
+INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
 directives = {
     "language_level": 3,
@@ -35,8 +38,8 @@ else:
 extensions = [
     Extension(
         f"cythello.{name}",
-        [f"src/cythello/{name}.pyx"],
-        include_dirs=["src/cythello"],
+        [f"src/cythello/{name.replace('.', '/')}.pyx"],
+        include_dirs=INCLUDE,
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
@@ -50,9 +53,9 @@ if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CYT
     v3_flags = ["/arch:AVX2"] if sys.platform == "win32" else ["-mavx2", "-mbmi", "-mbmi2",
                                                               "-mpopcnt"]
     extensions.append(Extension(
-        "cythello._rollout_v3",
-        ["src/cythello/_rollout_v3.pyx"],
-        include_dirs=["src/cythello"],
+        "cythello.search._rollout_v3",
+        ["src/cythello/search/_rollout_v3.pyx"],
+        include_dirs=INCLUDE,
         extra_compile_args=compile_args + v3_flags,
         optional=True,
     ))

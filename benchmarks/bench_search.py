@@ -8,7 +8,7 @@ import argparse
 import time
 
 import cythello as cy
-from cythello._mcts import NODE_BYTES, SearchTree
+from cythello.search._mcts import NODE_BYTES, SearchTree
 from _reference import ratio, reference
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")

@@ -236,7 +236,7 @@ def test_perft_and_playout_argument_errors():
 
 
 def test_internal_views_reject_none():
-    from cythello._board import LegalMoves
+    from cythello.core._board import LegalMoves
     with pytest.raises(TypeError):
         LegalMoves(None)
     with pytest.raises(TypeError):

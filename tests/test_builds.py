@@ -5,10 +5,10 @@ import subprocess
 import sys
 
 import cythello as cy
-import cythello._rollout as rollout
+import cythello.search._rollout as rollout
 
 FINGERPRINT = r"""
-import hashlib, json, cythello as cy, cythello._rollout as r
+import hashlib, json, cythello as cy, cythello.search._rollout as r
 out = []
 for t in ["", "f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7"]:
     b = cy.Board.from_transcript(t)
@@ -42,7 +42,7 @@ def test_the_fast_build_is_used_where_it_can_be():
     have_v3 = rollout.cpu_has_v3()
     if have_v3:                       # importing it is only safe on such CPUs
         try:
-            import cythello._rollout_v3  # noqa: F401
+            import cythello.search._rollout_v3  # noqa: F401
         except ImportError:           # not built (other compiler or CYTHELLO_NO_V3)
             have_v3 = False
     expected = "x86-64-v3" if have_v3 and not os.environ.get("CYTHELLO_PORTABLE") else "portable"

@@ -7,8 +7,8 @@ import pytest
 
 import cythello as cy
 from cythello import Board, MCTSPlayer, read_obf
-from cythello.endgame import SolveAborted
-from cythello._endgame import Solver
+from cythello.search.endgame import SolveAborted
+from cythello.search._endgame import Solver
 
 from conftest import DATA, exact_score, random_endgame
 

@@ -6,7 +6,7 @@ import pytest
 
 import cythello as cy
 from cythello import PASS, Board, MCTSPlayer, RandomPlayer
-from cythello._mcts import NODE_BYTES, SearchTree
+from cythello.search._mcts import NODE_BYTES, SearchTree
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.match import run_match
 
@@ -295,7 +295,7 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
 
 
 def test_memory_budget_sets_the_node_cap():
-    from cythello._mcts import NODE_BYTES
+    from cythello.search._mcts import NODE_BYTES
     player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
     assert player.max_nodes == 48 * 2**20 // NODE_BYTES // 2
     tiny = MCTSPlayer(iterations=10**6, max_memory_mb=0.01, seed=1).search(Board())

@@ -9,11 +9,11 @@ import pytest
 
 import cythello as cy
 from cythello import Board
-from cythello.engine import (
+from cythello.protocols.engine import (
     EngineProtocolError, EngineTerminatedError, EngineTimeoutError, Limit, popen_gtp,
     popen_nboard,
 )
-from cythello.ggf import GgfGame, iter_games, parse_game
+from cythello.records.ggf import GgfGame, iter_games, parse_game
 from cythello.match import play_game
 
 PY = sys.executable
@@ -179,7 +179,7 @@ def test_gtp_dialogue():
 
 
 def test_gtp_inserts_forced_pass_and_reports_result():
-    from cythello.gtp import GtpEngine
+    from cythello.protocols.gtp import GtpEngine
     engine = GtpEngine(cy.MCTSPlayer(iterations=50, seed=1))
     engine.board = Board("-O" + "X" * 62 + " O")
     assert engine.handle("genmove b") == "= a1\n\n"        # white's pass inserted first
@@ -368,7 +368,7 @@ def test_cli_bench_and_help():
 
 def test_nboard_own_limits_win_over_set_depth():
     import io
-    from cythello.nboard import NBoardEngine
+    from cythello.protocols.nboard import NBoardEngine
     ggf = GgfGame.from_board(Board.from_transcript("f5d6c3")).to_ggf()
 
     def visits_of_hint(depth_sets_budget, depth):
@@ -385,7 +385,7 @@ def test_nboard_own_limits_win_over_set_depth():
 
 def test_nboard_analyze_scores_every_position():
     import io
-    from cythello.nboard import NBoardEngine
+    from cythello.protocols.nboard import NBoardEngine
     ggf = GgfGame.from_board(Board.from_transcript("f5d6c3d3c4")).to_ggf()
     out = io.StringIO()
     engine = NBoardEngine(out, cy.MCTSPlayer(iterations=300, seed=1), depth=1)
@@ -433,7 +433,7 @@ def test_make_player_specs():
 
 
 def test_gtp_time_budget():
-    from cythello.gtp import GtpEngine
+    from cythello.protocols.gtp import GtpEngine
     engine = GtpEngine(cy.MCTSPlayer(iterations=50, seed=1))
     assert engine._budget(cy.BLACK) is None                   # no clock: own limits
     engine.handle("time_settings 0 5 0")

@@ -16,12 +16,12 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "cythello"
 # Source files (an include file is annotated as a .pyx copy, so its lines keep their
 # numbers) and the functions in them that must not touch Python.
 HOT = {
-    "_playout_impl.pxi": ["pick_move", "_playout_loop"],
-    "_rollout": ["playout"],
-    "_mcts": ["_select", "_expand", "_propagate_proof", "_iterate", "_run"],
-    "_board": ["_perft"],
-    "_pool": ["pool_alloc", "pool_keep_subtree"],
-    "_endgame": ["_solve", "_solve_root", "_order", "_last_square"],
+    "search/_playout_impl.pxi": ["pick_move", "_playout_loop"],
+    "search/_rollout": ["playout"],
+    "search/_mcts": ["_select", "_expand", "_propagate_proof", "_iterate", "_run"],
+    "core/_perft": ["_perft"],
+    "search/_pool": ["pool_alloc", "pool_keep_subtree"],
+    "search/_endgame": ["_solve", "_solve_root", "_order", "_last_square"],
 }
 
 
@@ -46,7 +46,8 @@ def main() -> int:
                 shutil.copy(pkg / source, pkg / f"{module}.pyx")
             subprocess.run([sys.executable, "-m", "cython", "-3", "-a", "-I", tmp,
                             "-X", "boundscheck=False", "-X", "wraparound=False",
-                            "-X", "cdivision=True", str(pkg / f"{module}.pyx")],
+                            "-X", "cdivision=True", "-I", str(pkg / "core"),
+                            str(pkg / f"{module}.pyx")],
                            check=True, capture_output=True)
             html = (pkg / f"{module}.html").read_text()
             scores = {int(n): int(s) for s, n in re.findall(

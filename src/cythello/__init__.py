@@ -4,12 +4,11 @@ from ._version import __version__
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
 from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
-from ._board import (
-    STARTING_BOARD_STRING, Board, LegalMoves, Outcome, PlayoutStats, perft, random_playouts,
-    transform_square,
-)
-from .obf import ObfPosition, parse_obf_line, read_obf
-from .players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
+from .core._board import STARTING_BOARD_STRING, Board, LegalMoves, Outcome, transform_square
+from .core._perft import perft
+from .search._rollout import PlayoutStats, random_playouts
+from .records.obf import ObfPosition, parse_obf_line, read_obf
+from .search.players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
 from .match import MatchResult, play_game, run_match
 
 
@@ -18,8 +17,8 @@ def build_info() -> "dict[str, object]":
     import platform
     import sys
 
-    from ._mcts import NODE_BYTES
-    from ._rollout import PLAYOUT_BUILD, cpu_has_v3
+    from .search._mcts import NODE_BYTES
+    from .search._rollout import PLAYOUT_BUILD, cpu_has_v3
 
     return {
         "version": __version__,
@@ -33,7 +32,7 @@ def build_info() -> "dict[str, object]":
         "implementation": platform.python_implementation(),
     }
 
-from .endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
+from .search.endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
 
 __all__ = [
     "__version__", "build_info",

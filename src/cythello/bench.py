@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator
 
-from ._board import Board, perft, random_playouts
-from ._mcts import NODE_BYTES, SearchTree
-from .players import MCTSPlayer
+from .core._board import Board
+from .core._perft import perft
+from .search._rollout import random_playouts
+from .search._mcts import NODE_BYTES, SearchTree
+from .search.players import MCTSPlayer
 
 MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
 

@@ -6,10 +6,10 @@ import json
 import sys
 from typing import Any, Dict, List, Optional
 
-from ._board import Board
+from .core._board import Board
 from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
-from .obf import parse_obf_line
-from .players import PRESETS, MCTSPlayer, SearchResult
+from .records.obf import parse_obf_line
+from .search.players import PRESETS, MCTSPlayer, SearchResult
 from .squares import COLOR_NAMES, parse_move, square_name
 
 
@@ -97,8 +97,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     result = player.search(board)
     if result.stop_reason == "exact":
         # Solved: list the exact score of every move, as the .obf files do.
-        from .endgame import SolveAborted, solve_moves
-        from .players import MoveStats
+        from .search.endgame import SolveAborted, solve_moves
+        from .search.players import MoveStats
         try:
             scores = solve_moves(board, time_limit=10.0)
             result.moves = sorted((MoveStats.exact(m, v) for m, v in scores.items()),
@@ -195,8 +195,8 @@ def _movers(board: Board) -> List[int]:
 def make_player(spec: str, seed: Optional[int] = None) -> Any:
     """A player from a spec: a preset name, ``random``, ``mcts:key=value,…``,
     ``gtp:COMMAND`` or ``nboard:COMMAND``."""
-    from .players import RandomPlayer
-    from . import engine as eng
+    from .search.players import RandomPlayer
+    from .protocols import engine as eng
     kind, _, rest = spec.partition(":")
     if spec in PRESETS:
         return MCTSPlayer.preset(spec, seed=seed)
@@ -239,7 +239,7 @@ def read_openings(path: str) -> List[Board]:
 
 def cmd_match(args: argparse.Namespace) -> int:
     """``cythello match``: games with alternating colours, progress, Elo, GGF/SVG."""
-    from .ggf import GgfGame, write_ggf
+    from .records.ggf import GgfGame, write_ggf
     from .match import run_match
     if args.games < 1:
         raise SettingsError(f"--games must be at least 1, not {args.games}")
@@ -292,8 +292,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """``cythello solve``: exact scores of positions or of a whole ``.obf`` suite, checked
     against the scores the file lists."""
     import time
-    from .endgame import SolveAborted, solve
-    from .obf import ObfPosition, read_obf
+    from .search.endgame import SolveAborted, solve
+    from .records.obf import ObfPosition, read_obf
     positions: List[ObfPosition] = []
     for item in args.positions:
         if item.endswith(".obf"):
@@ -337,7 +337,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_nboard(args: argparse.Namespace) -> int:
     """``cythello nboard``: serve the NBoard protocol."""
-    from .nboard import NBoardEngine
+    from .protocols.nboard import NBoardEngine
     own_limits = args.iterations is not None or args.time_limit is not None
     NBoardEngine(sys.stdout, player_from_args(args),
                  depth_sets_budget=not own_limits).run(sys.stdin)
@@ -346,7 +346,7 @@ def cmd_nboard(args: argparse.Namespace) -> int:
 
 def cmd_gtp(args: argparse.Namespace) -> int:
     """``cythello gtp``: serve GTP."""
-    from .gtp import GtpEngine
+    from .protocols.gtp import GtpEngine
     GtpEngine(player_from_args(args)).run(sys.stdin, sys.stdout)
     return 0
 

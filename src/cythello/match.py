@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
 
-from ._board import Board
+from .core._board import Board
 from .errors import IllegalMoveError
 from .squares import BLACK, WHITE
 

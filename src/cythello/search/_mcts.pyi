@@ -2,7 +2,7 @@ from typing import List, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
-from ._board import Board
+from ..core._board import Board
 
 STOP_REASONS: Tuple[str, ...]
 PROOF_NAMES: Tuple[Optional[str], ...]

@@ -9,11 +9,11 @@ from __future__ import annotations
 import sys
 from typing import IO, Callable, Dict, List, Optional, Tuple
 
-from ._board import Board
-from ._version import __version__
-from .errors import IllegalMoveError, InvalidMoveError
-from .players import MCTSPlayer
-from .squares import BLACK, PASS, WHITE, parse_move, square_name
+from ..core._board import Board
+from .._version import __version__
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..search.players import MCTSPlayer
+from ..squares import BLACK, PASS, WHITE, parse_move, square_name
 
 NAME = "cythello"
 

@@ -9,9 +9,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Union
 
-from ._board import Board
-from .errors import InvalidBoardError, InvalidMoveError
-from .squares import PASS, parse_move, square_name
+from ..core._board import Board
+from ..errors import InvalidBoardError, InvalidMoveError
+from ..squares import PASS, parse_move, square_name
 
 
 @dataclass

@@ -13,15 +13,13 @@ means nothing.
 from libc.stdint cimport uint64_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
 
-from cythello._rules cimport (
-    legal_moves, flips, count, first_square, final_disc_difference, cy_monotonic, PASS_MOVE,
+from cythello.core._rules cimport (
+    legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
     next_position, Position,
 )
-from cythello._board cimport Board
+from cythello.core._board cimport Board
 
-cdef extern from "cy_platform.h" nogil:
-    int cy_load_flag(const int* p)
-    void cy_store_flag(int* p, int v)
+from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
 
 cdef enum:
     SHALLOW = 6               # at or below this many empties, no move ordering

@@ -4,19 +4,16 @@
 Modelled on python-chess's ``chess.Board``: ``push``/``pop``/``peek``, a live
 ``legal_moves`` view, outcome, copies, pickling, and text in the project's formats.
 """
-import os
 from collections import namedtuple
 
 import numpy as np
 
 from libc.stdint cimport uint64_t
-from cythello._rules cimport (
+from cythello.core._rules cimport (
     legal_moves as c_legal_moves, flips as c_flips, is_game_over as c_is_game_over, count,
-    first_square, next_position, Position, PASS_MOVE,
+    first_square, PASS_MOVE,
 )
-from cythello._rng cimport Rng, rng_seed
-from cythello._rollout cimport playout
-from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello.core._symmetry cimport symmetry as c_symmetry
 
 from cythello.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from cythello.squares import (
@@ -57,61 +54,22 @@ class Outcome(namedtuple("Outcome", "winner black white")):
         return f"{self.black}-{self.white}"
 
 
-PlayoutStats = namedtuple("PlayoutStats", "wins draws losses mean_disc_difference")
-PlayoutStats.__doc__ = ("Random playouts from a position, counted for the side to move there; "
-                        "the disc difference gives empties to the winner.")
+cdef int _symmetry_arg(object k) except -1:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"symmetry must be an int 0-7, not {type(k).__name__}")
+    if not 0 <= k < 8:
+        raise ValueError(f"symmetry must be 0-7, not {k}")
+    return k
 
 
-# -- symmetries ------------------------------------------------------------------------------
-# The 8 symmetries of the board as bit permutations (delta swaps, no loops over squares).
-
-cdef inline uint64_t _flip_rows(uint64_t b) noexcept nogil:
-    """Row 1 <-> row 8 (a mirror in the horizontal midline)."""
-    b = ((b >> 8) & 0x00FF00FF00FF00FFULL) | ((b & 0x00FF00FF00FF00FFULL) << 8)
-    b = ((b >> 16) & 0x0000FFFF0000FFFFULL) | ((b & 0x0000FFFF0000FFFFULL) << 16)
-    return (b >> 32) | (b << 32)
-
-
-cdef inline uint64_t _flip_columns(uint64_t b) noexcept nogil:
-    """Column a <-> column h."""
-    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1)
-    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2)
-    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4)
-
-
-cdef inline uint64_t _transpose(uint64_t b) noexcept nogil:
-    """Mirror in the a1-h8 diagonal: square (row, col) -> (col, row)."""
-    cdef uint64_t t
-    t = 0x0F0F0F0F00000000ULL & (b ^ (b << 28))
-    b ^= t ^ (t >> 28)
-    t = 0x3333000033330000ULL & (b ^ (b << 14))
-    b ^= t ^ (t >> 14)
-    t = 0x5500550055005500ULL & (b ^ (b << 7))
-    b ^= t ^ (t >> 7)
-    return b
-
-
-cdef inline uint64_t _symmetry(uint64_t b, int k) noexcept nogil:
-    """Symmetry ``k`` (0-7): bit 0 flips columns, bit 1 flips rows, bit 2 transposes
-    (applied in that order); 0 is the identity."""
-    if k & 1:
-        b = _flip_columns(b)
-    if k & 2:
-        b = _flip_rows(b)
-    if k & 4:
-        b = _transpose(b)
-    return b
-
-
-def transform_square(square, int symmetry):
+def transform_square(square, symmetry):
     """Where ``square`` goes under symmetry 0-7 (``PASS`` stays ``PASS``), e.g. to carry a
     move label along with :meth:`Board.transform`."""
     cdef int sq = move_from(square)
-    if not 0 <= symmetry < 8:
-        raise ValueError(f"symmetry must be 0-7, not {symmetry}")
+    cdef int k = _symmetry_arg(symmetry)
     if sq == PASS_MOVE:
         return PASS
-    return first_square(_symmetry((<uint64_t>1) << sq, symmetry))
+    return first_square(c_symmetry((<uint64_t>1) << sq, k))
 
 
 cdef uint64_t _mask_arg(object value, str name) except? 0:
@@ -518,7 +476,7 @@ cdef class Board:
 
     def to_svg(self, last_move=None, legal=True, size=360):
         """An SVG picture; ``last_move`` defaults to the last move on the stack."""
-        from cythello.svg import board_svg
+        from cythello.records.svg import board_svg
         if last_move is None and self._ply:
             last_move = self._stack[self._ply - 1].move
         return board_svg(self, last_move=last_move, legal=legal, size=size)
@@ -528,16 +486,15 @@ cdef class Board:
 
     # -- symmetries ---------------------------------------------------------------------------
 
-    def transform(self, int symmetry):
+    def transform(self, symmetry):
         """The position under one of the 8 board symmetries (0 = identity; bit 0 mirrors
         the columns, bit 1 the rows, bit 2 the a1-h8 diagonal, in that order).  Othello's
         rules are symmetric, so legal moves and results carry over square by square
         (:func:`transform_square`).  The copy has no move stack."""
-        if not 0 <= symmetry < 8:
-            raise ValueError(f"symmetry must be 0-7, not {symmetry}")
+        cdef int k = _symmetry_arg(symmetry)
         cdef Board b = type(self).__new__(type(self))
-        b._black = _symmetry(self._black, symmetry)
-        b._white = _symmetry(self._white, symmetry)
+        b._black = c_symmetry(self._black, k)
+        b._white = c_symmetry(self._white, k)
         b._turn = self._turn
         b._ply = 0
         return b
@@ -572,84 +529,3 @@ def _rebuild(root_string, moves):
     for m in moves:
         board.push(m)
     return board
-
-
-# -- C-speed utilities -------------------------------------------------------------------------
-
-cdef uint64_t _perft(uint64_t P, uint64_t O, int depth) noexcept nogil:
-    cdef uint64_t moves = c_legal_moves(P, O), n = 0
-    cdef Position after
-    if moves == 0:
-        if c_legal_moves(O, P) == 0:
-            return 0                          # finished game: no children
-        return 1 if depth == 1 else _perft(O, P, depth - 1)
-    if depth == 1:
-        return count(moves)
-    while moves:
-        after = next_position(P, O, first_square(moves))
-        moves &= moves - 1
-        n += _perft(after.P, after.O, depth - 1)
-    return n
-
-
-def perft(Board board not None, depth):
-    """Number of move sequences of length ``depth`` from ``board`` (a pass is one ply; a
-    finished game has no children -- OEIS A124004, Edax's ``count games``).  Runs without
-    the GIL."""
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
-    if depth < 0 or depth > 20:
-        # perft(15) already takes hours; deeper requests are mistakes, not workloads.
-        raise ValueError(f"depth must be 0-20, not {depth}")
-    if depth == 0:
-        return 1
-    cdef uint64_t P = board._own(), O = board._opp(), n
-    cdef int d = depth
-    with nogil:
-        n = _perft(P, O, d)
-    return n
-
-
-ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
-
-
-def random_seed():
-    """A fresh 64-bit seed from the operating system."""
-    return int.from_bytes(os.urandom(8), "little")
-
-
-def _seed_arg(seed):
-    if seed is None:
-        return random_seed()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    return seed & 0xFFFFFFFFFFFFFFFF
-
-
-def random_playouts(Board board not None, n, seed=None, policy="random"):
-    """Play ``n`` games to the end from ``board`` (uniformly random moves, or the heuristic
-    rollout policy) and count them for the side to move: :class:`PlayoutStats`.  Runs in C
-    without the GIL; the same seed gives the same result."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
-    if n < 0 or n > 10**9:
-        # 10**9 games is about half an hour, uninterruptible once in C: more is a mistake.
-        raise ValueError(f"n must be between 0 and 10**9, not {n}")
-    if policy not in ROLLOUT_POLICIES:
-        raise ValueError(f"policy must be one of {sorted(ROLLOUT_POLICIES)}, not {policy!r}")
-    cdef Rng rng
-    rng_seed(&rng, <uint64_t>_seed_arg(seed))
-    cdef uint64_t P = board._own(), O = board._opp()
-    cdef long long games = n, i, wins = 0, draws = 0, losses = 0, total = 0
-    cdef int d, pol = ROLLOUT_POLICIES[policy]
-    with nogil:
-        for i in range(games):
-            d = playout(P, O, pol, &rng)
-            total += d
-            if d > 0:
-                wins += 1
-            elif d < 0:
-                losses += 1
-            else:
-                draws += 1
-    return PlayoutStats(wins, draws, losses, (<double>total / games) if games else 0.0)

@@ -1,7 +1,7 @@
 """Drive external Othello engines over NBoard or GTP as players, the way python-chess's
 ``chess.engine`` drives UCI engines::
 
-    with cythello.engine.popen_gtp(["edax", "-gtp"]) as edax:
+    with cythello.protocols.engine.popen_gtp(["edax", "-gtp"]) as edax:
         result = edax.play(board, Limit(time=1.0))
         board.push(result.move)
 
@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ._board import Board
-from .errors import IllegalMoveError, InvalidMoveError
-from .ggf import GgfGame, parse_move_item
+from ..core._board import Board
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..records.ggf import GgfGame, parse_move_item
+from ..squares import BLACK, square_name
 from .nboard import ITERATIONS_PER_DEPTH
-from .squares import BLACK, square_name
 
 Command = Union[str, Sequence[str]]
 

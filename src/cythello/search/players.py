@@ -1,8 +1,8 @@
 """Players: objects with ``choose_move(board)``.
 
-:class:`MCTSPlayer` holds search settings and calls the C search (:mod:`cythello._mcts`);
+:class:`MCTSPlayer` holds search settings and calls the C search (:mod:`cythello.search._mcts`);
 :class:`RandomPlayer` is the baseline.  Every player -- and the external-engine players of
-:mod:`cythello.engine` -- follows the same :class:`Player` protocol.
+:mod:`cythello.protocols.engine` -- follows the same :class:`Player` protocol.
 """
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from ._board import Board, random_seed
+from ..core._board import Board
+from ..errors import InvalidBoardError, SettingsError
+from ..squares import square_name
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
-from .errors import InvalidBoardError, SettingsError
-from .squares import square_name
+from ._rollout import random_seed
 
 try:  # Python 3.8+: typing.Protocol
     from typing import Protocol

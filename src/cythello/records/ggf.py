@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence
 
-from ._board import Board
-from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
-from .squares import BLACK, PASS, parse_move, square_name
+from ..core._board import Board
+from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
+from ..squares import BLACK, PASS, parse_move, square_name
 
 _TAG = re.compile(r"([A-Z]+)\[([^\]]*)\]")
 

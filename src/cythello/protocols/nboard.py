@@ -14,10 +14,10 @@ import sys
 import threading
 from typing import IO, Callable, List, Optional
 
-from ._board import Board
-from .ggf import parse_game, parse_move_item
-from .players import MCTSPlayer, SearchResult
-from .squares import PASS, square_name
+from ..core._board import Board
+from ..records.ggf import parse_game, parse_move_item
+from ..search.players import MCTSPlayer, SearchResult
+from ..squares import PASS, square_name
 
 ITERATIONS_PER_DEPTH = 5_000
 MAX_TIME = 30.0

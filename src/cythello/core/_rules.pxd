@@ -6,12 +6,7 @@ Bit i is square i (a1 = 0, h8 = 63, index = row*8 + col).  Everything here is
 ``noexcept nogil`` so the search and rollout loops never touch a Python object.
 """
 from libc.stdint cimport uint64_t
-
-cdef extern from "cy_platform.h" nogil:
-    int cy_popcount(uint64_t x)
-    int cy_ctz(uint64_t x)
-    int cy_msb(uint64_t x)
-    double cy_monotonic()
+from cythello.core._platform cimport cy_popcount, cy_ctz, cy_msb, cy_monotonic
 
 cdef extern from "cy_rays.h" nogil:
     const uint64_t CY_RAYS[64][8]

@@ -13,23 +13,21 @@ the node), never by depth parity, so passes need no special case.  Rewards are 1
 from libc.math cimport logf, sqrtf
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from cythello._rules cimport (
+from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
-    cy_monotonic, corner_danger,
+    corner_danger,
 )
-from cythello._rng cimport Rng, rng_seed, rng_below
-from cythello._rollout cimport playout
-from cythello._pool cimport (
+from cythello.core._rng cimport Rng, rng_seed, rng_below
+from cythello.search._rollout cimport playout
+from cythello.search._pool cimport (
     Node, NodePool, pool_init, pool_free, pool_alloc, pool_keep_subtree,
     FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL,
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
-from cythello._board cimport Board
-from cythello._board import ROLLOUT_POLICIES
+from cythello.core._board cimport Board
+from cythello.search._rollout import ROLLOUT_POLICIES
 
-cdef extern from "cy_platform.h" nogil:
-    int cy_load_flag(const int* p)
-    void cy_store_flag(int* p, int v)
+from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
 
 cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare

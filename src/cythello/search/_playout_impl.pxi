@@ -9,12 +9,12 @@
 # opponent's mobility down) are preferred, and the X- and C-squares next to an empty
 # corner are avoided.
 from libc.stdint cimport uint64_t
-from cythello._rules cimport (
+from cythello.core._rules cimport (
     legal_moves, count, first_square, final_disc_difference, corner_danger, next_position,
     Position, CY_CORNER_ZONE,
 )
-from cythello._rng cimport Rng, rng_below
-from cythello._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello.core._rng cimport Rng, rng_below
+from cythello.search._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 cdef int BASE_WEIGHT[64]        # weight of a square when no empty corner makes it dangerous
 cdef int NEAR_EMPTY_CORNER[64]  # weight of an X- or C-square while its corner is empty

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from ._board import Board
+from ..core._board import Board
+from ..errors import InvalidBoardError, SettingsError
+from ..squares import square_name
 from ._endgame import Solver
-from .errors import InvalidBoardError, SettingsError
-from .squares import square_name
 
 
 class SolveAborted(RuntimeError):

@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 from xml.sax.saxutils import escape
 
-from .squares import BLACK, FILE_NAMES, PASS
+from ..squares import BLACK, FILE_NAMES, PASS
 
 if TYPE_CHECKING:
-    from ._board import Board
+    from ..core._board import Board
 
 GREEN = "#2e7d32"
 

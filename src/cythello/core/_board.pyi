@@ -4,11 +4,10 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from .squares import BLACK as BLACK, COLOR_NAMES as COLOR_NAMES, PASS as PASS
-from .squares import SQUARE_NAMES as SQUARE_NAMES, WHITE as WHITE
+from ..squares import BLACK as BLACK, COLOR_NAMES as COLOR_NAMES, PASS as PASS
+from ..squares import SQUARE_NAMES as SQUARE_NAMES, WHITE as WHITE
 
 STARTING_BOARD_STRING: str
-ROLLOUT_POLICIES: dict[str, int]
 
 _Move = Union[int, str]
 
@@ -22,12 +21,6 @@ class Outcome(NamedTuple):
     def score(self) -> int: ...
     def score_for(self, color: int) -> int: ...
     def result(self) -> str: ...
-
-class PlayoutStats(NamedTuple):
-    wins: int
-    draws: int
-    losses: int
-    mean_disc_difference: float
 
 @disjoint_base
 class LegalMoves:
@@ -91,8 +84,4 @@ class Board:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
 
-def perft(board: Board, depth: int) -> int: ...
 def transform_square(square: _Move, symmetry: int) -> int: ...
-def random_seed() -> int: ...
-def random_playouts(board: Board, n: int, seed: Optional[int] = None,
-                    policy: str = "random") -> PlayoutStats: ...

@@ -2,7 +2,7 @@ from typing import Dict, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
-from ._board import Board
+from ..core._board import Board
 
 @disjoint_base
 class Solver:

@@ -1,3 +1,0 @@
-PLAYOUT_BUILD: str
-
-def cpu_has_v3() -> bool: ...

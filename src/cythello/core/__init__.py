@@ -1,0 +1,1 @@
+"""The C core: Othello rules on bitboards, the Board, perft."""

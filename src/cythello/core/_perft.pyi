@@ -1,0 +1,3 @@
+from ._board import Board
+
+def perft(board: Board, depth: int) -> int: ...

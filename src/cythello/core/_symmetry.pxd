@@ -1,0 +1,42 @@
+# cython: language_level=3
+"""The 8 symmetries of the board as bit permutations (delta swaps, no loops over squares),
+as inline C for the Board, the evaluation and the training tools."""
+from libc.stdint cimport uint64_t
+
+
+cdef inline uint64_t flip_rows(uint64_t b) noexcept nogil:
+    """Row 1 <-> row 8 (a mirror in the horizontal midline)."""
+    b = ((b >> 8) & 0x00FF00FF00FF00FFULL) | ((b & 0x00FF00FF00FF00FFULL) << 8)
+    b = ((b >> 16) & 0x0000FFFF0000FFFFULL) | ((b & 0x0000FFFF0000FFFFULL) << 16)
+    return (b >> 32) | (b << 32)
+
+
+cdef inline uint64_t flip_columns(uint64_t b) noexcept nogil:
+    """Column a <-> column h."""
+    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1)
+    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2)
+    return ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4)
+
+
+cdef inline uint64_t transpose(uint64_t b) noexcept nogil:
+    """Mirror in the a1-h8 diagonal: square (row, col) -> (col, row)."""
+    cdef uint64_t t
+    t = 0x0F0F0F0F00000000ULL & (b ^ (b << 28))
+    b ^= t ^ (t >> 28)
+    t = 0x3333000033330000ULL & (b ^ (b << 14))
+    b ^= t ^ (t >> 14)
+    t = 0x5500550055005500ULL & (b ^ (b << 7))
+    b ^= t ^ (t >> 7)
+    return b
+
+
+cdef inline uint64_t symmetry(uint64_t b, int k) noexcept nogil:
+    """Symmetry ``k`` (0-7): bit 0 flips columns, bit 1 flips rows, bit 2 transposes
+    (applied in that order); 0 is the identity."""
+    if k & 1:
+        b = flip_columns(b)
+    if k & 2:
+        b = flip_rows(b)
+    if k & 4:
+        b = transpose(b)
+    return b

@@ -1,0 +1,1 @@
+"""Game records and pictures: OBF positions, GGF games, SVG boards."""
