@@ -11,10 +11,11 @@ import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
 # The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
-MODULES = ["core._board", "core._perft", "search._rollout", "search._pool", "search._mcts",
+MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "search._rollout", "search._pool", "search._mcts",
            "search._endgame"]
 INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
@@ -46,21 +47,42 @@ extensions = [
     for name in MODULES
 ]
 
-# The playouts once more for x86-64-v3 (AVX2, BMI1/2, POPCNT).  _rollout loads this module
-# only after a CPU check, so the package still runs on every x86-64 CPU.  It is optional:
-# a compiler that cannot build it leaves the portable path alone.
+# The hot loops once more for x86-64-v3 (AVX2, BMI1/2, POPCNT): each "<name>_v3.pyx" includes
+# the same source as its portable module.  cythello.core._cpu loads such a twin only after a
+# CPU check, so the package still runs on every x86-64 CPU.  The twins are optional: a
+# compiler that cannot build them leaves the portable path alone.
+V3_TWINS = ["search._rollout", "search._endgame"]
+
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CYTHELLO_NO_V3"):
     v3_flags = ["/arch:AVX2"] if sys.platform == "win32" else ["-mavx2", "-mbmi", "-mbmi2",
                                                               "-mpopcnt"]
-    extensions.append(Extension(
-        "cythello.search._rollout_v3",
-        ["src/cythello/search/_rollout_v3.pyx"],
-        include_dirs=INCLUDE,
-        extra_compile_args=compile_args + v3_flags,
-        optional=True,
-    ))
+    extensions += [
+        Extension(
+            f"cythello.{name}_v3",
+            [f"src/cythello/{name.replace('.', '/')}_v3.pyx"],
+            include_dirs=INCLUDE,
+            extra_compile_args=compile_args + v3_flags,
+            optional=True,
+        )
+        for name in V3_TWINS
+    ]
+
+
+class BuildExt(build_ext):
+    """Names each v3 twin ``<name>.v3.<ext suffix>``: no valid module name, so only the
+    CPU-checked loader in ``cythello.core._cpu`` can load it, never a plain ``import``
+    (or pydoc walking the package) on a CPU without those instructions."""
+
+    def get_ext_filename(self, fullname):
+        path = super().get_ext_filename(fullname)
+        if fullname.endswith("_v3"):
+            folder, base = os.path.split(path)
+            path = os.path.join(folder, base.replace("_v3.", ".v3.", 1))
+        return path
+
 
 setup(
+    cmdclass={"build_ext": BuildExt},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,

@@ -18,13 +18,16 @@ def build_info() -> "dict[str, object]":
     import sys
 
     from .search._mcts import NODE_BYTES
-    from .search._rollout import PLAYOUT_BUILD, cpu_has_v3
+    from .core._cpu import cpu_has_v3
+    from .search._endgame import SOLVER_BUILD
+    from .search._rollout import PLAYOUT_BUILD
 
     return {
         "version": __version__,
         # The playouts run the x86-64-v3 build (AVX2, BMI1/2, POPCNT) when the CPU has it
         # and the wheel carries it, else the portable build (baseline instructions only).
         "rules_path": PLAYOUT_BUILD,
+        "solver_path": SOLVER_BUILD,
         "cpu_has_x86_64_v3": cpu_has_v3(),
         "node_bytes": NODE_BYTES,
         "machine": platform.machine(),

@@ -114,3 +114,8 @@ cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept no
         sign = -sign
         moves = legal_moves(P, O)
     return sign * final_disc_difference(P, O)
+
+
+# The playout crosses from the v3 build to the portable one in a capsule whose name carries
+# the signature, so a mismatched pair of builds fails to load instead of crashing.
+cdef const char* PLAYOUT_CAPSULE = b"cythello.search._playout_impl.playout: int (uint64_t, uint64_t, int, Rng*)"

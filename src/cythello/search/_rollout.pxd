@@ -7,4 +7,3 @@ from cythello.core._rng cimport Rng
 from cythello.search._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil
-cdef int pick_move(uint64_t P, uint64_t O, uint64_t moves, int policy, Rng* rng) noexcept nogil

@@ -17,8 +17,7 @@ from cythello.core._rng cimport rng_seed
 
 include "_playout_impl.pxi"
 
-cdef extern from "cy_cpu.h" nogil:
-    int cy_cpu_has_v3()
+from cythello.core._cpu import cpu_has_v3, load_v3
 
 ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil
 
@@ -32,22 +31,12 @@ cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil:
     return _playout_loop(P, O, policy, rng)
 
 
-def cpu_has_v3():
-    """Whether this CPU and OS can run the x86-64-v3 build (AVX2, BMI1/2, POPCNT)."""
-    return bool(cy_cpu_has_v3())
-
-
 def _choose_build():
     global FAST_PLAYOUT, PLAYOUT_BUILD
-    if os.environ.get("CYTHELLO_PORTABLE", "") not in ("", "0") or not cy_cpu_has_v3():
-        return
-    try:
-        from cythello.search import _rollout_v3   # optional: absent where it could not be built
-    except ImportError:
-        return
-    FAST_PLAYOUT = <playout_fn>PyCapsule_GetPointer(_rollout_v3.playout_capsule(),
-                                                     b"cythello.playout")
-    PLAYOUT_BUILD = "x86-64-v3"
+    fast = load_v3(__file__, "cythello.search._rollout_v3")
+    if fast is not None:
+        FAST_PLAYOUT = <playout_fn>PyCapsule_GetPointer(fast.playout_capsule(), PLAYOUT_CAPSULE)
+        PLAYOUT_BUILD = "x86-64-v3"
 
 _choose_build()
 

@@ -324,6 +324,7 @@ class MCTSPlayer:
         on_progress = on_progress or self.on_progress
 
         self._stop.clear()
+        self._solver.clear_stop()
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
         if self.endgame_empties and board.empties() <= self.endgame_empties:

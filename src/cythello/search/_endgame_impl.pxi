@@ -1,0 +1,590 @@
+# The solver's search, included by two modules: ``_endgame`` (the portable build, which
+# holds the Python interface) and ``_endgame_v3`` (the same code built for x86-64-v3,
+# loaded only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).
+# ``_pvs`` is the entry point; both builds search the same tree node for node.
+from libc.stdint cimport uint64_t, int8_t, uint8_t, uint16_t
+from cpython.pycapsule cimport PyCapsule_New
+
+from cythello.core._platform cimport cy_load_flag, cy_monotonic
+from cythello.core._rules cimport (
+    legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
+)
+from cythello.core._stability cimport stable_discs
+
+cdef enum:
+    INF = 127                 # above every score
+    TT_EMPTIES = 8            # at or above this many empties: transposition table, sorting
+    ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
+    CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
+    DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
+
+cdef uint64_t CORNERS = 0x8100000000000081ULL
+
+# -- tables ----------------------------------------------------------------------------------
+
+cdef uint8_t COUNT_FLIP[8][256]   # 2 x discs flipped on an 8-square line by a disc at x
+cdef uint64_t DIAG9[64]           # the a1-h8 diagonal through each square
+cdef uint64_t DIAG7[64]           # the a8-h1 diagonal through each square
+cdef uint64_t NEIGHBOUR[64]       # the squares around each square
+cdef uint64_t QUADRANT[64]        # the 4x4 quadrant of each square
+cdef int STABILITY_MIN[65]        # try the stability cutoff only when alpha reaches this
+# Squares by how early they are tried at shallow depth: corners, edges away from the
+# corners, the centre, the rest, C-squares, X-squares.
+cdef uint64_t PRIORITY[6]
+
+
+cdef void _init_tables() noexcept:
+    cdef int x, line, y, run, sq, r, c, dr, dc, k
+    cdef uint64_t m
+    for x in range(8):
+        for line in range(256):
+            run = 0
+            y = x + 1
+            while y < 8 and not (line >> y) & 1:
+                y += 1
+            if y < 8:
+                run += y - x - 1
+            y = x - 1
+            while y >= 0 and not (line >> y) & 1:
+                y -= 1
+            if y >= 0:
+                run += x - y - 1
+            COUNT_FLIP[x][line] = 2 * run
+    for sq in range(64):
+        r = sq // 8
+        c = sq % 8
+        DIAG9[sq] = DIAG7[sq] = NEIGHBOUR[sq] = QUADRANT[sq] = 0
+        for k in range(-7, 8):
+            if 0 <= r + k < 8 and 0 <= c + k < 8:
+                DIAG9[sq] |= (<uint64_t>1) << ((r + k) * 8 + c + k)
+            if 0 <= r + k < 8 and 0 <= c - k < 8:
+                DIAG7[sq] |= (<uint64_t>1) << ((r + k) * 8 + c - k)
+        for dr in range(-1, 2):
+            for dc in range(-1, 2):
+                if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
+                    NEIGHBOUR[sq] |= (<uint64_t>1) << ((r + dr) * 8 + c + dc)
+        for k in range(64):
+            if (k // 8 >= 4) == (r >= 4) and (k % 8 >= 4) == (c >= 4):
+                QUADRANT[sq] |= (<uint64_t>1) << k
+    # Edax's thresholds: below them stable discs are too few to refute anything.
+    cdef int thresholds[9]
+    thresholds[:] = [6, 8, 10, 12, 14, 16, 20, 22, 24]
+    for x in range(65):
+        if x < 4:
+            STABILITY_MIN[x] = 99
+        elif x <= 12:
+            STABILITY_MIN[x] = thresholds[x - 4]
+        else:
+            STABILITY_MIN[x] = min(64, 24 + 2 * (x - 12))
+    PRIORITY[0] = CORNERS
+    PRIORITY[1] = 0x3C0081818181003CULL          # edges two or more away from a corner
+    PRIORITY[2] = 0x00003C3C3C3C0000ULL          # the centre
+    PRIORITY[5] = 0x0042000000004200ULL          # X-squares
+    PRIORITY[4] = 0x4281000000008142ULL          # C-squares
+    PRIORITY[3] = ~(PRIORITY[0] | PRIORITY[1] | PRIORITY[2] | PRIORITY[4] | PRIORITY[5])
+
+_init_tables()
+
+
+# -- the search context and the transposition table ------------------------------------------
+
+cdef struct Entry:
+    uint64_t P, O
+    int8_t lower, upper       # the score lies in [lower, upper]
+    uint8_t move              # best move found, or PASS_MOVE
+    uint8_t empties           # how deep the search behind it was
+    uint16_t date             # the solve that wrote it (older entries give way)
+
+cdef struct Table:
+    Entry* entries            # 2 ** bits buckets of 2 entries
+    int bits
+    uint16_t date
+
+cdef struct Context:
+    Table* table
+    uint64_t nodes
+    uint64_t node_limit       # 0: none
+    double deadline           # 0: none
+    const int* stop_flag
+    bint aborted
+
+
+cdef inline bint _should_stop(Context* ctx) noexcept nogil:
+    if ctx.aborted:
+        return True
+    if (ctx.nodes & CHECK_EVERY) == 0:
+        if ((ctx.node_limit and ctx.nodes >= ctx.node_limit)
+                or (ctx.deadline > 0 and cy_monotonic() >= ctx.deadline)
+                or (ctx.stop_flag != NULL and cy_load_flag(ctx.stop_flag))):
+            ctx.aborted = True
+    return ctx.aborted
+
+
+cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
+    cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
+    return &t.entries[2 * ((h ^ (h >> 29)) >> (64 - t.bits))]
+
+
+cdef inline Entry* _probe(Table* t, uint64_t P, uint64_t O) noexcept nogil:
+    """The entry of this position, or NULL."""
+    cdef Entry* b = _bucket(t, P, O)
+    if b[0].P == P and b[0].O == O:
+        return &b[0]
+    if b[1].P == P and b[1].O == O:
+        return &b[1]
+    return NULL
+
+
+cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
+                 int score, int move) noexcept nogil:
+    """Record what a search with window (alpha, beta) found: an upper bound if it failed
+    low, a lower bound if it failed high, else the exact score."""
+    cdef Entry* b = _bucket(t, P, O)
+    cdef Entry* e
+    if b[0].P == P and b[0].O == O:
+        e = &b[0]
+    elif b[1].P == P and b[1].O == O:
+        e = &b[1]
+    else:
+        # Replace the entry from an older solve, else the shallower one.
+        if b[0].date != t.date or b[1].date != t.date:
+            e = &b[0] if b[0].date != t.date else &b[1]
+        else:
+            e = &b[0] if b[0].empties <= b[1].empties else &b[1]
+        e.P = P
+        e.O = O
+        e.lower = -64
+        e.upper = 64
+    e.date = t.date
+    e.empties = empties
+    if score <= alpha:
+        if score < e.upper:
+            e.upper = score
+    elif score >= beta:
+        if score > e.lower:
+            e.lower = score
+    else:
+        e.lower = e.upper = score
+    if e.lower > e.upper:         # an older, inconsistent bound: the new one wins
+        e.lower = e.upper = score
+    if score > alpha:
+        e.move = move
+
+
+# -- the last empties --------------------------------------------------------------------------
+
+cdef inline int _last_flips(uint64_t P, int sq) noexcept nogil:
+    """2 x the discs a disc on ``sq`` flips when every other square is filled and ``P``
+    holds the mover's discs (so all the rest are the opponent's)."""
+    cdef int c = sq & 7
+    return (COUNT_FLIP[c][(P >> (sq & 56)) & 0xFF]
+            + COUNT_FLIP[sq >> 3][(((P >> c) & 0x0101010101010101ULL)
+                                   * 0x0102040810204080ULL) >> 56]
+            + COUNT_FLIP[c][((P & DIAG9[sq]) * 0x0101010101010101ULL) >> 56]
+            + COUNT_FLIP[c][((P & DIAG7[sq]) * 0x0101010101010101ULL) >> 56])
+
+
+cdef inline int _solve_1(uint64_t P, int sq) noexcept nogil:
+    """Exact score with one empty square ``sq``; ``P`` the discs of the side to move."""
+    cdef int p2 = 2 * count(P)
+    cdef int n = _last_flips(P, sq)
+    if n:
+        return p2 + n - 62                        # the mover fills it
+    n = _last_flips(~P & ~((<uint64_t>1) << sq), sq)
+    if n:
+        return p2 - n - 64                        # the mover passes, the opponent fills it
+    return p2 - 62 if p2 > 63 else p2 - 64        # nobody can: the empty goes to the winner
+
+
+cdef int _solve_2(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1,
+                  int x2) noexcept nogil:
+    """Null-window test with two empties: a score above ``alpha``, or one at or below it."""
+    cdef uint64_t f
+    cdef int best = -INF, v
+    ctx.nodes += 1
+    if NEIGHBOUR[x1] & O:
+        f = flips(P, O, x1)
+        if f:
+            best = -_solve_1(O ^ f, x2)
+            if best > alpha:
+                return best
+    if NEIGHBOUR[x2] & O:
+        f = flips(P, O, x2)
+        if f:
+            v = -_solve_1(O ^ f, x1)
+            if v > best:
+                best = v
+    if best != -INF:
+        return best
+    best = INF                                   # the mover passes
+    if NEIGHBOUR[x1] & P:
+        f = flips(O, P, x1)
+        if f:
+            best = _solve_1(P ^ f, x2)
+            if best <= alpha:
+                return best
+    if NEIGHBOUR[x2] & P:
+        f = flips(O, P, x2)
+        if f:
+            v = _solve_1(P ^ f, x1)
+            if v < best:
+                best = v
+    if best != INF:
+        return best
+    return final_disc_difference(P, O)
+
+
+cdef int _solve_3(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1, int x2,
+                  int x3) noexcept nogil:
+    cdef uint64_t f
+    cdef int best = -INF, v
+    ctx.nodes += 1
+    if NEIGHBOUR[x1] & O:
+        f = flips(P, O, x1)
+        if f:
+            best = -_solve_2(ctx, O ^ f, P | f | ((<uint64_t>1) << x1), -alpha - 1, x2, x3)
+            if best > alpha:
+                return best
+    if NEIGHBOUR[x2] & O:
+        f = flips(P, O, x2)
+        if f:
+            v = -_solve_2(ctx, O ^ f, P | f | ((<uint64_t>1) << x2), -alpha - 1, x1, x3)
+            if v > best:
+                best = v
+                if best > alpha:
+                    return best
+    if NEIGHBOUR[x3] & O:
+        f = flips(P, O, x3)
+        if f:
+            v = -_solve_2(ctx, O ^ f, P | f | ((<uint64_t>1) << x3), -alpha - 1, x1, x2)
+            if v > best:
+                best = v
+    if best != -INF:
+        return best
+    best = INF                                   # the mover passes
+    if NEIGHBOUR[x1] & P:
+        f = flips(O, P, x1)
+        if f:
+            best = _solve_2(ctx, P ^ f, O | f | ((<uint64_t>1) << x1), alpha, x2, x3)
+            if best <= alpha:
+                return best
+    if NEIGHBOUR[x2] & P:
+        f = flips(O, P, x2)
+        if f:
+            v = _solve_2(ctx, P ^ f, O | f | ((<uint64_t>1) << x2), alpha, x1, x3)
+            if v < best:
+                best = v
+                if best <= alpha:
+                    return best
+    if NEIGHBOUR[x3] & P:
+        f = flips(O, P, x3)
+        if f:
+            v = _solve_2(ctx, P ^ f, O | f | ((<uint64_t>1) << x3), alpha, x1, x2)
+            if v < best:
+                best = v
+    if best != INF:
+        return best
+    return final_disc_difference(P, O)
+
+
+cdef inline void _parity_sort(uint64_t empty, int* sq, int n) noexcept nogil:
+    """Order ``sq[0..n)``: squares in quadrants with an odd number of empties first."""
+    cdef int i, j, t, k = 0
+    for i in range(n):
+        if count(empty & QUADRANT[sq[i]]) & 1:
+            t = sq[i]
+            j = i
+            while j > k:
+                sq[j] = sq[j - 1]
+                j -= 1
+            sq[k] = t
+            k += 1
+
+
+cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogil:
+    cdef uint64_t empty = ~(P | O), e = empty, f
+    cdef int sq[4]
+    cdef int i, best = -INF, v
+    ctx.nodes += 1
+    for i in range(4):
+        sq[i] = first_square(e)
+        e &= e - 1
+    _parity_sort(empty, sq, 4)
+    for i in range(4):
+        if NEIGHBOUR[sq[i]] & O:
+            f = flips(P, O, sq[i])
+            if f:
+                v = -_solve_3(ctx, O ^ f, P | f | ((<uint64_t>1) << sq[i]), -alpha - 1,
+                              sq[(i + 1) & 3] if i == 0 else sq[0],
+                              sq[2] if i <= 1 else sq[1],
+                              sq[3] if i <= 2 else sq[2])
+                if v > best:
+                    best = v
+                    if best > alpha:
+                        return best
+    if best != -INF:
+        return best
+    best = INF                                   # the mover passes
+    for i in range(4):
+        if NEIGHBOUR[sq[i]] & P:
+            f = flips(O, P, sq[i])
+            if f:
+                v = _solve_3(ctx, P ^ f, O | f | ((<uint64_t>1) << sq[i]), alpha,
+                             sq[(i + 1) & 3] if i == 0 else sq[0],
+                             sq[2] if i <= 1 else sq[1],
+                             sq[3] if i <= 2 else sq[2])
+                if v < best:
+                    best = v
+                    if best <= alpha:
+                        return best
+    if best != INF:
+        return best
+    return final_disc_difference(P, O)
+
+
+# -- null-window search ----------------------------------------------------------------------
+
+cdef inline int _stability_bound(uint64_t P, uint64_t O) noexcept nogil:
+    """An upper bound of the mover's final score: the opponent keeps its stable discs."""
+    return 64 - 2 * count(stable_discs(O, P))
+
+
+cdef int _nws(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties) noexcept nogil:
+    """Null-window test at any depth: a score above ``alpha`` (a lower bound), or one at or
+    below it (an upper bound)."""
+    if empties >= TT_EMPTIES:
+        return _nws_table(ctx, P, O, alpha, empties)
+    if empties >= 5:
+        return _nws_shallow(ctx, P, O, alpha, empties)
+    cdef uint64_t e = ~(P | O)
+    cdef int a, b, c
+    if empties == 4:
+        return _solve_4(ctx, P, O, alpha)
+    if empties == 3:
+        a = first_square(e)
+        e &= e - 1
+        b = first_square(e)
+        e &= e - 1
+        c = first_square(e)
+        # The lone square of a 2+1 split first (parity).
+        if QUADRANT[a] & ((<uint64_t>1) << b):
+            return _solve_3(ctx, P, O, alpha, c, a, b)
+        if QUADRANT[a] & ((<uint64_t>1) << c):
+            return _solve_3(ctx, P, O, alpha, b, a, c)
+        return _solve_3(ctx, P, O, alpha, a, b, c)
+    if empties == 2:
+        a = first_square(e)
+        e &= e - 1
+        return _solve_2(ctx, P, O, alpha, a, first_square(e))
+    ctx.nodes += 1
+    if empties == 1:
+        return _solve_1(P, first_square(e))
+    return final_disc_difference(P, O)
+
+
+cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
+                      int empties) noexcept nogil:
+    """5 to TT_EMPTIES - 1 empties: parity and square-type ordering, no table."""
+    cdef uint64_t moves, empty, odd, group, f
+    cdef int best = -INF, v, k, sq, half, upper
+    ctx.nodes += 1
+    if _should_stop(ctx):
+        return 0
+    if alpha >= STABILITY_MIN[empties]:
+        upper = _stability_bound(P, O)
+        if upper <= alpha:
+            return upper
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O)
+        return -_nws_shallow(ctx, O, P, -alpha - 1, empties)
+    empty = ~(P | O)
+    odd = 0
+    for k in range(4):
+        group = QUADRANT[(k >> 1) * 32 + (k & 1) * 4]
+        if count(empty & group) & 1:
+            odd |= group
+    for half in range(2):
+        for k in range(6):
+            group = moves & PRIORITY[k] & (odd if half == 0 else ~odd)
+            while group:
+                sq = first_square(group)
+                group &= group - 1
+                f = flips(P, O, sq)
+                v = -_nws(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1, empties - 1)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        return best
+    return best
+
+
+cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
+                int* squares, uint64_t* flipped, int empties, int alpha,
+                int* cutoff) noexcept nogil:
+    """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  With
+    enhanced transposition cutoffs on, a child whose stored bound already refutes this node
+    sets ``cutoff`` to the score and stops the ordering."""
+    cdef int keys[64]
+    cdef int n = 0, sq, key, i
+    cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
+    cdef Entry* e
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        after_P = O ^ f                                   # the opponent, to move next
+        after_O = P | f | ((<uint64_t>1) << sq)
+        if ctx.table != NULL and empties >= ETC_EMPTIES:
+            e = _probe(ctx.table, after_P, after_O)
+            if e != NULL and -e.upper > alpha:
+                cutoff[0] = -e.upper
+                return 0
+        if sq == hash_move:
+            key = 1 << 30
+        elif after_P == 0:
+            key = 1 << 29                                 # wipe-out
+        else:
+            replies = legal_moves(after_P, after_O)
+            # Fewest replies first (corners count twice), then fewest empty squares next to
+            # the mover's discs (the opponent's potential mobility).
+            key = (((36 - count(replies) - count(replies & CORNERS)) << 8)
+                   - count(empty & ~((<uint64_t>1) << sq) & _around(after_O)))
+            if (CORNERS >> sq) & 1:
+                key += 1 << 6
+        i = n
+        while i > 0 and keys[i - 1] < key:                # insertion sort: lists are short
+            keys[i] = keys[i - 1]
+            squares[i] = squares[i - 1]
+            flipped[i] = flipped[i - 1]
+            i -= 1
+        keys[i] = key
+        squares[i] = sq
+        flipped[i] = f
+        n += 1
+    return n
+
+
+cdef inline uint64_t _around(uint64_t b) noexcept nogil:
+    """The squares next to the discs of ``b`` (in the 8 directions)."""
+    cdef uint64_t h = ((b >> 1) & 0x7F7F7F7F7F7F7F7FULL) | ((b << 1) & 0xFEFEFEFEFEFEFEFEULL)
+    return h | (b >> 8) | (b << 8) | (h >> 8) | (h << 8)
+
+
+cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
+                    int empties) noexcept nogil:
+    """TT_EMPTIES or more empties: transposition table, fastest-first, stability, ETC."""
+    cdef uint64_t moves, f
+    cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, upper, cutoff = -INF
+    cdef int squares[64]
+    cdef uint64_t flipped[64]
+    cdef Entry* e
+    ctx.nodes += 1
+    if _should_stop(ctx):
+        return 0
+    if alpha >= STABILITY_MIN[empties]:
+        upper = _stability_bound(P, O)
+        if upper <= alpha:
+            return upper
+    if ctx.table != NULL:
+        e = _probe(ctx.table, P, O)
+        if e != NULL:
+            if e.lower > alpha:
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
+            hash_move = e.move
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O)
+        return -_nws_table(ctx, O, P, -alpha - 1, empties)
+    if hash_move != PASS_MOVE and (moves >> hash_move) & 1:
+        # The stored best move first, before any ordering work: it often refutes at once.
+        f = flips(P, O, hash_move)
+        best = -_nws(ctx, O ^ f, P | f | ((<uint64_t>1) << hash_move), -alpha - 1,
+                     empties - 1)
+        moves ^= (<uint64_t>1) << hash_move
+        if best > alpha or moves == 0:
+            if ctx.table != NULL and not ctx.aborted:
+                _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move)
+            return best
+    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
+    if cutoff != -INF:
+        return cutoff
+    for i in range(n):
+        v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+                  -alpha - 1, empties - 1)
+        if v > best:
+            best = v
+            hash_move = squares[i]
+            if v > alpha:
+                break
+    if ctx.table != NULL and not ctx.aborted:
+        _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move)
+    return best
+
+
+# -- principal variation search --------------------------------------------------------------
+
+cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int empties,
+              int* best_move) noexcept nogil:
+    """The score inside (alpha, beta) exactly, else a bound; ``best_move`` gets the move
+    that reached it (PASS_MOVE when the side to move must pass)."""
+    cdef uint64_t moves
+    cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, alpha0 = alpha, child_move
+    cdef int cutoff = -INF
+    cdef int squares[64]
+    cdef uint64_t flipped[64]
+    cdef Entry* e
+    best_move[0] = PASS_MOVE
+    ctx.nodes += 1
+    if _should_stop(ctx):
+        return 0
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O)
+        return -_pvs(ctx, O, P, -beta, -alpha, empties, &child_move)
+    if ctx.table != NULL and empties >= TT_EMPTIES:
+        e = _probe(ctx.table, P, O)
+        if e != NULL:
+            hash_move = e.move
+            if e.lower == e.upper and (moves >> hash_move) & 1:
+                best_move[0] = hash_move
+                return e.lower
+    n = _order(ctx, P, O, moves, hash_move, squares, flipped, 0, alpha, &cutoff)
+    for i in range(n):
+        if i == 0:
+            v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+                      -beta, -alpha, empties - 1, &child_move)
+        else:
+            v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+                      -alpha - 1, empties - 1)
+            if alpha < v < beta and not ctx.aborted:
+                v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+                          -beta, -v, empties - 1, &child_move)
+        if ctx.aborted:
+            return 0
+        if v > best:
+            best = v
+            best_move[0] = squares[i]
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if ctx.table != NULL and empties >= TT_EMPTIES:
+        _store(ctx.table, P, O, empties, alpha0, beta, best, best_move[0])
+    return best
+
+
+# The entry point crosses from the v3 build to the portable one in a capsule; its name
+# carries the signature, so a mismatched pair of builds fails to load instead of crashing.
+cdef const char* PVS_CAPSULE = (b"cythello.search._endgame_impl._pvs: int (Context*, "
+                                b"uint64_t, uint64_t, int, int, int, int*)")
+
+
+def _pvs_capsule():
+    """The search entry point of this build (for the portable module to call)."""
+    return PyCapsule_New(<void*>_pvs, PVS_CAPSULE, NULL)
