@@ -16,7 +16,6 @@ cdef enum:
     # At or above TT_EMPTIES: transposition table and fastest-first ordering (measured on
     # FFO #20-#39: 7 costs 13%, 9 costs 4%, and parity ordering at 8-9 empties costs 16%).
     TT_EMPTIES = 8
-    SORT_EMPTIES = 8         # at or above: fastest-first ordering (below: parity)
     ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
