@@ -33,7 +33,7 @@ def test_search_invariants(board, rollout):
     children = tree.child_stats()
     assert sorted(m for m, *_ in children) == sorted(board.legal_moves)
     assert sum(v for _, v, *_ in children) == 3000
-    for _move, visits, reward, _proof, _ in children:
+    for _move, visits, reward, _proof, *_ in children:
         assert 0 <= reward <= visits
     for visits, child_sum, expanded, proven in tree.node_visit_sums():
         assert child_sum <= visits
@@ -302,3 +302,49 @@ def test_memory_budget_sets_the_node_cap():
     assert tiny.stop_reason == "nodes" and tiny.nodes * NODE_BYTES <= 0.01 * 2**20 + 64 * NODE_BYTES
     with pytest.raises(SettingsError):
         MCTSPlayer(max_memory_mb=0)
+
+
+@pytest.mark.parametrize("options", [
+    {"progressive_bias": 4.0},
+    {"leaf_eval": 1.0},
+    {"leaf_eval": 0.5, "minimax_weight": 0.5, "progressive_bias": 2.0},
+], ids=["prior", "eval-leaves", "mixed"])
+@pytest.mark.parametrize("board", [Board(), MIDGAME], ids=["start", "midgame"])
+def test_search_with_the_evaluation(board, options):
+    from cythello.eval import default_weights
+    tree = SearchTree(board, seed=5, rollout="heuristic", evaluator=default_weights(), **options)
+    assert tree.run(4000) == (4000, "iterations")
+    assert tree.root_visits == 4000
+    children = tree.child_stats()
+    assert sum(c[1] for c in children) == 4000
+    for visits, child_sum, expanded, proven in tree.node_visit_sums():
+        assert child_sum <= visits
+        if expanded and not proven:
+            assert visits - child_sum <= 1
+    # Values are the evaluation's, in discs, minimax-backed-up: a node is worth minus the
+    # best of its children (for the player who moved into it), down the whole tree.
+    assert tree.root_value == pytest.approx(max(c[5] for c in children))
+
+    def check(idx, value, depth):
+        below = tree.child_stats(idx)
+        if below and depth < 6:
+            assert value == pytest.approx(-max(c[5] for c in below))
+            for c in below:
+                assert -64 <= c[5] <= 64
+                check(c[4], c[5], depth + 1)
+    for c in children:
+        check(c[4], c[5], 0)
+
+
+def test_the_evaluation_values_are_the_evaluators():
+    from cythello.eval import default_weights, evaluate
+    board = Board.from_transcript("f5d6c3d3c4f4f6")
+    tree = SearchTree(board, seed=1, evaluator=default_weights())
+    tree.run(1)
+    for move, *_, value in tree.child_stats():
+        child = board.copy()
+        child.push(move)
+        assert value == pytest.approx(-evaluate(child), abs=1 / 128)
+    plain = SearchTree(board, seed=1)
+    plain.run(10)
+    assert plain.root_value is None and all(c[5] is None for c in plain.child_stats())

@@ -19,6 +19,8 @@ def build_info() -> "dict[str, object]":
 
     from .search._mcts import NODE_BYTES
     from .core._cpu import cpu_has_v3
+    from .eval._patterns import EVAL_BUILD
+    from .eval.weights import default_weights
     from .search._endgame import SOLVER_BUILD
     from .search._rollout import PLAYOUT_BUILD
 
@@ -28,6 +30,9 @@ def build_info() -> "dict[str, object]":
         # and the wheel carries it, else the portable build (baseline instructions only).
         "rules_path": PLAYOUT_BUILD,
         "solver_path": SOLVER_BUILD,
+        "eval_path": EVAL_BUILD,
+        # Where the shipped evaluation weights came from (cythello's own training run).
+        "eval_weights": default_weights().info,
         "cpu_has_x86_64_v3": cpu_has_v3(),
         "node_bytes": NODE_BYTES,
         "machine": platform.machine(),
@@ -36,6 +41,7 @@ def build_info() -> "dict[str, object]":
     }
 
 from .search.endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
+from .eval import evaluate  # noqa: E402
 
 __all__ = [
     "__version__", "build_info",
@@ -44,6 +50,6 @@ __all__ = [
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult", "MoveStats",
     "MatchResult", "play_game", "run_match",
-    "solve", "solve_moves", "SolveResult", "SolveAborted",
+    "solve", "solve_moves", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
 ] + _squares.__all__

@@ -16,3 +16,8 @@ class InvalidBoardError(ValueError):
 
 class SettingsError(ValueError):
     """Search or player settings that make no sense (negative iterations, unknown preset)."""
+
+
+class WeightsError(ValueError):
+    """An evaluation weights file that is missing, corrupt, or made for another feature
+    layout."""

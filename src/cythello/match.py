@@ -4,10 +4,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from .core._board import Board
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, SettingsError
 from .squares import BLACK, WHITE
 
 
@@ -85,33 +85,98 @@ def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
     return _elo(score), (high - low) / 2
 
 
+def _play_pairing(first: Any, second: Any, g: int,
+                  opening: Optional[Board]) -> Tuple[Board, List[float]]:
+    """Game ``g`` of a match: ``first`` is black in even-numbered games.  Players that can
+    ``reset()`` start it afresh, so a game does not depend on the games before it (and a
+    match gives the same games serially and in parallel)."""
+    for player in (first, second):
+        reset = getattr(player, "reset", None)
+        if callable(reset):
+            reset()
+    black, white = (first, second) if g % 2 == 0 else (second, first)
+    times: List[float] = []
+    final = play_game(black, white, opening, times=times)
+    return final, times
+
+
+def _record(result: MatchResult, g: int, final: Board, times: List[float]) -> None:
+    outcome = final.outcome()
+    assert outcome is not None
+    mine = BLACK if g % 2 == 0 else WHITE
+    if outcome.winner is None:
+        result.draws += 1
+    elif outcome.winner == mine:
+        result.wins += 1
+    else:
+        result.losses += 1
+    result.games.append(final)
+    result.times.append(times)
+
+
 def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[Board]] = None,
-              on_game: Optional[Callable[[int, Board, MatchResult], None]] = None) -> MatchResult:
+              on_game: Optional[Callable[[int, Board, MatchResult], None]] = None,
+              workers: int = 1, backend: str = "local",
+              ray_address: Optional[str] = None) -> MatchResult:
     """``games`` games, colours alternating (``first`` is black in even-numbered games).
-    Each pair of games starts from the same opening when ``openings`` are given."""
+    Each pair of games starts from the same opening when ``openings`` are given.
+
+    ``workers`` > 1 plays games in parallel processes (``backend="local"``) or as Ray
+    tasks (``backend="ray"``, connecting to ``ray_address``); the players are then
+    pickled into the workers (MCTS and random players are; engine clients are not).  The
+    games and the result are the same as a serial run's, in game order, as long as the
+    players' searches are reproducible (seeded, with iteration limits)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SettingsError(f"workers must be a positive int, not {workers!r}")
+    if backend not in ("local", "ray"):
+        raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
+
+    def opening(g: int) -> Optional[Board]:
+        return openings[(g // 2) % len(openings)] if openings else None
+
     result = MatchResult()
-    for g in range(games):
-        start = None
-        if openings:
-            start = openings[(g // 2) % len(openings)]
-        first_is_black = g % 2 == 0
-        black, white = (first, second) if first_is_black else (second, first)
-        times: List[float] = []
-        final = play_game(black, white, start, times=times)
-        outcome = final.outcome()
-        assert outcome is not None
-        winner = outcome.winner
-        mine = BLACK if first_is_black else WHITE
-        if winner is None:
-            result.draws += 1
-        elif winner == mine:
-            result.wins += 1
-        else:
-            result.losses += 1
-        result.games.append(final)
-        result.times.append(times)
-        if on_game is not None:
-            on_game(g, final, result)
+    if workers == 1 and backend == "local":
+        for g in range(games):
+            final, times = _play_pairing(first, second, g, opening(g))
+            _record(result, g, final, times)
+            if on_game is not None:
+                on_game(g, final, result)
+        return result
+    finished: Dict[int, Tuple[Board, List[float]]] = {}
+    next_game = 0
+
+    def collect(g: int, outcome: Tuple[Board, List[float]]) -> None:
+        nonlocal next_game
+        finished[g] = outcome
+        while next_game in finished:              # report in game order
+            final, times = finished.pop(next_game)
+            _record(result, next_game, final, times)
+            if on_game is not None:
+                on_game(next_game, final, result)
+            next_game += 1
+
+    if backend == "ray":
+        try:
+            import ray
+        except ImportError:
+            raise SettingsError("backend='ray' needs Ray: pip install 'cythello[ray]'") from None
+        if not ray.is_initialized():
+            ray.init(address=ray_address, ignore_reinit_error=True, log_to_driver=False)
+        task = ray.remote(max_retries=3)(_play_pairing)
+        refs = {task.remote(first, second, g, opening(g)): g for g in range(games)}
+        while refs:
+            ready, _ = ray.wait(list(refs), num_returns=1)
+            for ref in ready:
+                collect(refs.pop(ref), ray.get(ref))
+        return result
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_play_pairing, first, second, g, opening(g)): g
+                   for g in range(games)}
+        for future in as_completed(futures):
+            collect(futures[future], future.result())
     return result
 
 

@@ -7,6 +7,7 @@ cdef extern from "cy_platform.h" nogil:
     int cy_popcount(uint64_t x)
     int cy_ctz(uint64_t x)
     int cy_msb(uint64_t x)
+    uint64_t cy_bswap64(uint64_t x)      # reverse the bytes: rows 1-8 become 8-1
     double cy_monotonic()
     # A stop flag written by one thread and polled by a searching one.
     int cy_load_flag(const int* p)

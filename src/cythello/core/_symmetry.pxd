@@ -2,13 +2,12 @@
 """The 8 symmetries of the board as bit permutations (delta swaps, no loops over squares),
 as inline C for the Board, the evaluation and the training tools."""
 from libc.stdint cimport uint64_t
+from cythello.core._platform cimport cy_bswap64
 
 
 cdef inline uint64_t flip_rows(uint64_t b) noexcept nogil:
-    """Row 1 <-> row 8 (a mirror in the horizontal midline)."""
-    b = ((b >> 8) & 0x00FF00FF00FF00FFULL) | ((b & 0x00FF00FF00FF00FFULL) << 8)
-    b = ((b >> 16) & 0x0000FFFF0000FFFFULL) | ((b & 0x0000FFFF0000FFFFULL) << 16)
-    return (b >> 32) | (b << 32)
+    """Row 1 <-> row 8 (a mirror in the horizontal midline): a byte swap."""
+    return cy_bswap64(b)
 
 
 cdef inline uint64_t flip_columns(uint64_t b) noexcept nogil:

@@ -27,10 +27,13 @@ CY_INLINE int cy_popcount(uint64_t x) {
 #endif
 CY_INLINE int cy_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
 CY_INLINE int cy_msb(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+#include <stdlib.h>
+CY_INLINE uint64_t cy_bswap64(uint64_t x) { return _byteswap_uint64(x); }
 #else
 CY_INLINE int cy_popcount(uint64_t x) { return __builtin_popcountll(x); }
 CY_INLINE int cy_ctz(uint64_t x) { return __builtin_ctzll(x); }
 CY_INLINE int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+CY_INLINE uint64_t cy_bswap64(uint64_t x) { return __builtin_bswap64(x); }
 #endif
 
 /* A monotonic clock in seconds, for search time limits. */

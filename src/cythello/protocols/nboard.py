@@ -69,23 +69,26 @@ class NBoardEngine:
 
     def run(self, inp: IO[str] = sys.stdin) -> None:
         """Serve until end of input or ``quit``."""
-        lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        # Each line travels with the number of pings read before it: a command is
+        # interrupted by the pings read after it, even those read before it began.
+        lines: "queue.Queue[Optional[tuple[str, int]]]" = queue.Queue()
 
         def reader() -> None:
             for raw in inp:
                 line = raw.strip()
+                pings_before = self._pings_read
                 if line.split(" ", 1)[0] in ("ping", "quit"):
                     self._pings_read += 1
                     self.player.stop()          # interrupt a search at once
-                lines.put(line)
+                lines.put((line, pings_before))
             lines.put(None)
 
         threading.Thread(target=reader, daemon=True, name="nboard-reader").start()
         while True:
-            line = lines.get()
-            if line is None or line == "quit":
+            item = lines.get()
+            if item is None or item[0] == "quit":
                 return
-            self._pings_at_start = self._pings_read
+            line, self._pings_at_start = item
             try:
                 self.handle(line)
             except Exception as exc:  # never die on bad input

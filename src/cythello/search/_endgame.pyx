@@ -30,6 +30,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from cythello.core._platform cimport cy_store_flag
 from cythello.core._board cimport Board
+from cythello.eval._patterns cimport PatternWeights, evaluator_function
 
 include "_endgame_impl.pxi"
 
@@ -60,14 +61,22 @@ cdef class Solver:
     cdef int stop_flag
     cdef Table table
     cdef bint running
+    cdef PatternWeights weights
     cdef readonly unsigned long long nodes
 
-    def __cinit__(self, int table_bits=DEFAULT_TT_BITS):
+    def __cinit__(self, int table_bits=DEFAULT_TT_BITS, weights="default"):
         if not 10 <= table_bits <= 28:
             raise ValueError(f"table_bits must be between 10 and 28, not {table_bits}")
         self.table.bits = table_bits
         self.table.entries = NULL
         self.table.date = 0
+        if isinstance(weights, str) and weights == "default":
+            from cythello.eval.weights import default_weights
+            weights = default_weights()
+        if weights is not None and not isinstance(weights, PatternWeights):
+            raise TypeError("weights must be 'default', None or PatternWeights, not "
+                            f"{type(weights).__name__}")
+        self.weights = weights              # None: order by mobility alone
 
     def __dealloc__(self):
         free(self.table.entries)
@@ -103,6 +112,8 @@ cdef class Solver:
             self.table.entries = <Entry*>calloc(2 << self.table.bits, sizeof(Entry))
         self.table.date += 1
         ctx.table = &self.table if self.table.entries != NULL else NULL
+        ctx.eval_weights = self.weights.table if self.weights is not None else NULL
+        ctx.evaluate = evaluator_function() if self.weights is not None else NULL
         ctx.nodes = 0
         ctx.node_limit = 0 if node_limit is None else node_limit
         ctx.deadline = deadline

@@ -2,7 +2,7 @@
 # holds the Python interface) and ``_endgame_v3`` (the same code built for x86-64-v3,
 # loaded only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).
 # ``_pvs`` is the entry point; both builds search the same tree node for node.
-from libc.stdint cimport uint64_t, int8_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
 from cpython.pycapsule cimport PyCapsule_New
 
 from cythello.core._platform cimport cy_load_flag, cy_monotonic
@@ -10,13 +10,16 @@ from cythello.core._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
 )
 from cythello.core._stability cimport stable_discs
+from cythello.eval._layout cimport eval_fn, EVAL_SCALE
 
 cdef enum:
     INF = 127                 # above every score
+    VALUE_INF = 1 << 20       # above every evaluation
     # At or above TT_EMPTIES: transposition table and fastest-first ordering (measured on
     # FFO #20-#39: 7 costs 13%, 9 costs 4%, and parity ordering at 8-9 empties costs 16%).
     TT_EMPTIES = 8
     ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
+    EVAL_SORT_EMPTIES = 16    # at or above: the evaluation (a shallow search) joins the order
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
 
@@ -104,6 +107,8 @@ cdef struct Table:
 
 cdef struct Context:
     Table* table
+    const int16_t* eval_weights   # NULL: order by mobility alone
+    eval_fn evaluate
     uint64_t nodes
     uint64_t node_limit       # 0: none
     double deadline           # 0: none
@@ -464,6 +469,11 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                    - count(empty & ~((<uint64_t>1) << sq) & _around(after_O)))
             if (CORNERS >> sq) & 1:
                 key += 1 << 6
+            if ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES:
+                # Far from the end, what the evaluation thinks of the move counts too (Edax
+                # sorts by a shallow search there): one reply less is worth one disc.
+                key -= _eval_search(ctx, after_P, after_O, -VALUE_INF, VALUE_INF,
+                                    _sort_depth(empties)) * 256 // EVAL_SCALE
         i = n
         while i > 0 and keys[i - 1] < key:                # insertion sort: lists are short
             keys[i] = keys[i - 1]
@@ -475,6 +485,40 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         flipped[i] = f
         n += 1
     return n
+
+
+cdef inline int _sort_depth(int empties) noexcept nogil:
+    """How deep the evaluation looks when it orders the moves of a node."""
+    cdef int d = (empties - EVAL_SORT_EMPTIES) // 4
+    return 0 if d < 0 else 3 if d > 3 else d
+
+
+cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
+                      int depth) noexcept nogil:
+    """Alpha-beta to ``depth`` with the evaluation at the leaves (1/EVAL_SCALE disc, side
+    owning ``P``): the move ordering's look ahead."""
+    cdef uint64_t moves, f
+    cdef int best = -VALUE_INF, v, sq
+    ctx.nodes += 1
+    if depth == 0:
+        return ctx.evaluate(ctx.eval_weights, P, O)
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O) * EVAL_SCALE
+        return -_eval_search(ctx, O, P, -beta, -alpha, depth)
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        v = -_eval_search(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, depth - 1)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
 
 
 cdef inline uint64_t _around(uint64_t b) noexcept nogil:

@@ -10,12 +10,12 @@ Perspective: every node credits results to the player whose move led into it (a 
 the node), never by depth parity, so passes need no special case.  Rewards are 1 for a win,
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
 """
-from libc.math cimport logf, sqrtf
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.math cimport expf, logf, sqrtf
+from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
-    corner_danger,
+    corner_danger, next_position,
 )
 from cythello.core._rng cimport Rng, rng_seed, rng_below
 from cythello.search._rollout cimport playout
@@ -25,6 +25,8 @@ from cythello.search._pool cimport (
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello.core._board cimport Board
+from cythello.eval._layout cimport EVAL_SCALE, eval_fn
+from cythello.eval._patterns cimport PatternWeights, evaluator_function
 from cythello.search._rollout import ROLLOUT_POLICIES
 
 from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
@@ -33,6 +35,9 @@ cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare
     CLOCK_EVERY = 128        # iterations between clock reads (~0.5 ms at full speed)
     INV_SQRT_TABLE = 4096
+    VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
+    WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
+    WIN_TABLE = (2 * VALUE_LIMIT >> WIN_SHIFT) + 1
 
 # Why a search stopped.
 cdef enum:
@@ -87,6 +92,11 @@ cdef inline float prior(int sq, uint64_t danger) noexcept nogil:
     return PRIOR[sq]
 
 
+cdef inline int16_t _clamp(int value) noexcept nogil:
+    return <int16_t>(VALUE_LIMIT if value > VALUE_LIMIT else
+                     -VALUE_LIMIT if value < -VALUE_LIMIT else value)
+
+
 cdef class SearchTree:
     """One MCTS tree over a position.  Not thread-safe by itself: one thread searches it,
     any thread may call :meth:`stop`."""
@@ -99,13 +109,23 @@ cdef class SearchTree:
     cdef double disc_weight
     cdef float bias                # progressive-bias weight (0: plain UCB1)
     cdef uint32_t expand_after
+    # The evaluation (NULL: none): children are valued at expansion and the values backed
+    # up by minimax (implicit minimax backups, Lanctot et al. 2014).
+    cdef const int16_t* eval_weights
+    cdef eval_fn evaluate
+    cdef object _weights_ref       # keeps the weights alive
+    cdef float minimax_weight      # alpha: weight of the minimax value in a child's Q
+    cdef float leaf_eval           # lambda: weight of the evaluation in a leaf's value
+    cdef float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
     cdef int stop_flag
     cdef bint running              # a run() is in progress (set and read under the GIL)
     cdef readonly uint64_t total_iterations
 
     def __cinit__(self, Board board not None, *, double exploration=1.4142135623730951,
                   str rollout="random", seed=0, max_nodes=4_000_000, double disc_weight=0.0,
-                  int expand_after=1, double progressive_bias=0.0):
+                  int expand_after=1, double progressive_bias=0.0,
+                  PatternWeights evaluator=None, double eval_scale=8.0,
+                  double minimax_weight=0.0, double leaf_eval=0.0):
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {sorted(ROLLOUT_POLICIES)}, not {rollout!r}")
         if not 16 <= max_nodes <= 0xFFFFFFF0:
@@ -117,6 +137,22 @@ cdef class SearchTree:
             raise ValueError(f"progressive_bias must be between 0 and 100, not {progressive_bias}")
         self.bias = progressive_bias
         self.expand_after = expand_after if expand_after > 0 else 1
+        if not 0.0 <= minimax_weight <= 1.0 or not 0.0 <= leaf_eval <= 1.0:
+            raise ValueError("minimax_weight and leaf_eval must be between 0 and 1")
+        if not 0.1 <= eval_scale <= 100.0:
+            raise ValueError(f"eval_scale must be between 0.1 and 100 discs, not {eval_scale}")
+        self.eval_weights = NULL
+        self.evaluate = NULL
+        if evaluator is not None:
+            self._weights_ref = evaluator
+            self.eval_weights = evaluator.table
+            self.evaluate = evaluator_function()
+        self.minimax_weight = minimax_weight if evaluator is not None else 0.0
+        self.leaf_eval = leaf_eval if evaluator is not None else 0.0
+        cdef int i
+        for i in range(WIN_TABLE):
+            self.win_prob[i] = 1.0 / (1.0 + expf(-((i << WIN_SHIFT) - VALUE_LIMIT)
+                                                 / <float>(EVAL_SCALE * eval_scale)))
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         if pool_init(&self.pool, <uint32_t>max_nodes) != 0:
             raise MemoryError("cannot allocate the node pool")
@@ -133,6 +169,7 @@ cdef class SearchTree:
         cdef Node* root = &self.pool.nodes[0]
         root.reward = 0
         root.visits = root.first_child = root.virtual_loss = 0
+        root.value = 0
         root.move = PASS_MOVE
         root.num_children = root.proven = 0
         root.flags = 0 if board.turn else FLAG_WHITE_MOVED
@@ -146,15 +183,22 @@ cdef class SearchTree:
             r = (1.0 - self.disc_weight) * r + self.disc_weight * (0.5 + mover_diff / 128.0)
         return r
 
+    cdef inline float _win(self, int value) noexcept nogil:
+        """The win probability of a node value (for the player whose move led there)."""
+        return self.win_prob[(value + VALUE_LIMIT) >> WIN_SHIFT]
+
     cdef uint32_t _select(self, uint32_t parent, uint64_t danger) noexcept nogil:
         """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
         children first, in the order set at expansion; children proven lost for the
-        chooser never."""
+        chooser never.  With an evaluation, a child's mean reward is blended with the win
+        probability of its minimax value, and the bias term uses that probability as the
+        prior instead of the square table."""
         cdef Node* nodes = self.pool.nodes
         cdef uint32_t first = nodes[parent].first_child, i, best = first
         cdef uint32_t visits = nodes[parent].visits
         cdef float explore = self.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
-        cdef float score, best_score = -1e30
+        cdef float score, best_score = -1e30, q, p
+        cdef bint evaluated = self.evaluate != NULL
         cdef Node* c
         for i in range(first, first + nodes[parent].num_children):
             c = &nodes[i]
@@ -162,21 +206,31 @@ cdef class SearchTree:
                 continue
             if c.visits == 0:
                 return i
-            score = <float>(c.reward / c.visits) + explore * inv_sqrt(c.visits)
+            q = <float>(c.reward / c.visits)
+            if evaluated:
+                p = self._win(c.value)
+                q += self.minimax_weight * (p - q)
+            else:
+                p = prior(c.move, danger)
+            score = q + explore * inv_sqrt(c.visits)
             if self.bias != 0:
-                score += self.bias * prior(c.move, danger) / <float>(c.visits + 1)
+                score += self.bias * p / <float>(c.visits + 1)
             if score > best_score:
                 best_score = score
                 best = i
         return best
 
-    cdef uint32_t _expand(self, uint32_t idx, uint64_t moves, uint64_t danger) noexcept nogil:
-        """Allocate the children of ``idx`` (its placements, or one pass) in random order
-        (best prior first under progressive bias).  0 when the pool is full."""
+    cdef uint32_t _expand(self, uint32_t idx, Position pos, uint64_t moves,
+                          uint64_t danger) noexcept nogil:
+        """Allocate the children of ``idx`` (its placements, or one pass) in random order,
+        then, with an evaluation, each valued and sorted best first (else, under
+        progressive bias, sorted by the square prior).  0 when the pool is full."""
         cdef uint32_t k = count(moves) if moves else 1
         cdef uint32_t first = pool_alloc(&self.pool, k), j, r
         cdef Node* nodes
-        cdef uint8_t mover_flag, t
+        cdef Node t
+        cdef uint8_t mover_flag
+        cdef Position child
         if first == 0:
             return 0
         nodes = self.pool.nodes
@@ -184,31 +238,67 @@ cdef class SearchTree:
         mover_flag = (nodes[idx].flags & FLAG_WHITE_MOVED) ^ FLAG_WHITE_MOVED
         if moves == 0:
             nodes[first].move = PASS_MOVE
-            nodes[first].flags = mover_flag
         else:
             j = 0
             while moves:
                 nodes[first + j].move = first_square(moves)
-                nodes[first + j].flags = mover_flag
                 moves &= moves - 1
                 j += 1
             for j in range(k - 1, 0, -1):           # Fisher-Yates: unvisited-first is random
                 r = rng_below(&self.rng, j + 1)
-                t = nodes[first + j].move
+                t.move = nodes[first + j].move
                 nodes[first + j].move = nodes[first + r].move
-                nodes[first + r].move = t
-            if self.bias != 0:                     # stable insertion sort by prior
-                for j in range(1, k):
-                    t = nodes[first + j].move
-                    r = j
-                    while r > 0 and prior(nodes[first + r - 1].move, danger) < prior(t, danger):
-                        nodes[first + r].move = nodes[first + r - 1].move
-                        r -= 1
-                    nodes[first + r].move = t
+                nodes[first + r].move = t.move
+        for j in range(k):
+            nodes[first + j].flags = mover_flag
+            if self.evaluate != NULL:
+                # The child's position has the opponent to move: its value for the mover
+                # is minus the evaluation there.
+                if nodes[first + j].move == PASS_MOVE:
+                    child.P = pos.O
+                    child.O = pos.P
+                else:
+                    child = next_position(pos.P, pos.O, nodes[first + j].move)
+                nodes[first + j].value = _clamp(-self.evaluate(self.eval_weights, child.P,
+                                                               child.O))
+        if self.evaluate != NULL or self.bias != 0:     # stable insertion sort, best first
+            for j in range(1, k):
+                t = nodes[first + j]
+                r = j
+                while r > 0 and self._before(&t, &nodes[first + r - 1], danger):
+                    nodes[first + r] = nodes[first + r - 1]
+                    r -= 1
+                nodes[first + r] = t
         nodes[idx].first_child = first
         nodes[idx].num_children = k
         nodes[idx].flags |= FLAG_EXPANDED
         return first
+
+    cdef inline bint _before(self, Node* a, Node* b, uint64_t danger) noexcept nogil:
+        """Whether unvisited child ``a`` should be tried before ``b``."""
+        if self.evaluate != NULL:
+            return a.value > b.value
+        return prior(a.move, danger) > prior(b.move, danger)
+
+    cdef void _back_up_values(self, uint32_t* path, int last) noexcept nogil:
+        """Minimax the evaluation values from node path[last] up to the root: a node is
+        worth minus its best child (for the player whose move led to it)."""
+        cdef Node* nodes = self.pool.nodes
+        cdef Node* n
+        cdef uint32_t i
+        cdef int level, best, v
+        for level in range(last, -1, -1):
+            n = &nodes[path[level]]
+            if not n.flags & FLAG_EXPANDED:
+                continue
+            best = -VALUE_LIMIT
+            for i in range(n.first_child, n.first_child + n.num_children):
+                if nodes[i].value > best:
+                    best = nodes[i].value
+            v = -best
+            if v == n.value and level != last:
+                return                               # nothing above changes either
+            n.value = v
 
     cdef void _propagate_proof(self, uint32_t* path, int depth) noexcept nogil:
         """After path[depth-1] was proven: prove its ancestors where their children allow."""
@@ -238,13 +328,14 @@ cdef class SearchTree:
     cdef int _iterate(self) noexcept nogil:
         """One iteration.  Returns -1 when it wanted to expand but the pool was full."""
         cdef uint32_t path[MAX_PATH]
-        cdef int depth = 1, status = 0, mover_diff, black_diff, k
+        cdef int depth = 1, status = 0, mover_diff, k
         cdef bint expanded = False
         cdef uint32_t idx = 0
         cdef uint64_t moves
         cdef Position pos = self.root_pos
         cdef Node* node = &self.pool.nodes[0]
         cdef Node* nodes
+        cdef double mover_reward, black_reward
         path[0] = 0
         while node.proven == UNPROVEN:
             if node.flags & FLAG_EXPANDED:
@@ -260,29 +351,40 @@ cdef class SearchTree:
                 mover_diff = -final_disc_difference(pos.P, pos.O)
                 node.proven = (PROVEN_WIN if mover_diff > 0 else
                                PROVEN_LOSS if mover_diff < 0 else PROVEN_DRAW)
+                if self.evaluate != NULL:
+                    node.value = _clamp(mover_diff * EVAL_SCALE)
+                    self._back_up_values(path, depth - 2)
                 self._propagate_proof(path, depth)
                 break
             if expanded or (depth > 1 and node.visits < self.expand_after):
                 break
-            if self._expand(idx, moves, corner_danger(~(pos.P | pos.O))) == 0:
+            if self._expand(idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
                 status = -1
                 break
+            if self.evaluate != NULL:
+                self._back_up_values(path, depth - 1)
             node = &self.pool.nodes[idx]          # the arena may have moved
             expanded = True
-        # Evaluate the leaf: exactly when proven, else by a playout.
+        # Value the leaf for the player whose move led to it: exactly when proven, else by
+        # a playout, the evaluation, or a blend of the two.
         if node.proven == UNPROVEN:
-            mover_diff = -playout(pos.P, pos.O, self.policy, &self.rng)
+            if self.leaf_eval >= 1.0:
+                mover_reward = self._win(node.value)
+            else:
+                mover_reward = self._reward(-playout(pos.P, pos.O, self.policy, &self.rng))
+                if self.leaf_eval > 0.0:
+                    mover_reward += self.leaf_eval * (self._win(node.value) - mover_reward)
         elif node.flags & FLAG_TERMINAL:
-            mover_diff = -final_disc_difference(pos.P, pos.O)
+            mover_reward = self._reward(-final_disc_difference(pos.P, pos.O))
         else:
-            mover_diff = 1 if node.proven == PROVEN_WIN else -1 if node.proven == PROVEN_LOSS else 0
-        black_diff = -mover_diff if node.flags & FLAG_WHITE_MOVED else mover_diff
-        cdef double black_reward = self._reward(black_diff), white_reward = self._reward(-black_diff)
+            mover_reward = (1.0 if node.proven == PROVEN_WIN else
+                            0.0 if node.proven == PROVEN_LOSS else 0.5)
+        black_reward = 1.0 - mover_reward if node.flags & FLAG_WHITE_MOVED else mover_reward
         nodes = self.pool.nodes
         for k in range(depth):
             node = &nodes[path[k]]
             node.visits += 1
-            node.reward += white_reward if node.flags & FLAG_WHITE_MOVED else black_reward
+            node.reward += 1.0 - black_reward if node.flags & FLAG_WHITE_MOVED else black_reward
         return status
 
     cdef int _run(self, uint64_t max_iterations, double deadline, uint64_t* done) noexcept nogil:
@@ -376,8 +478,19 @@ cdef class SearchTree:
         cdef Node* r = &self.pool.nodes[0]
         return 1.0 - r.reward / r.visits if r.visits else 0.5
 
+    @property
+    def root_value(self):
+        """The evaluation's minimax estimate of the final disc difference for the side to
+        move at the root (None without an evaluation or before the first expansion)."""
+        self._check_idle()
+        if self.evaluate == NULL or not self.pool.nodes[0].flags & FLAG_EXPANDED:
+            return None
+        return -self.pool.nodes[0].value / <double>EVAL_SCALE
+
     def child_stats(self, int idx=0):
-        """``[(move, visits, reward sum, proof, node index), ...]`` of a node's children."""
+        """``[(move, visits, reward sum, proof, node index, value), ...]`` of a node's
+        children; ``value`` is the evaluation's minimax estimate of the final disc
+        difference for the player making the move (None without an evaluation)."""
         self._check_idle()
         if not 0 <= idx < <int>self.pool.size:
             raise IndexError(f"node index {idx} out of range 0-{self.pool.size - 1}")
@@ -385,7 +498,9 @@ cdef class SearchTree:
         if not nodes[idx].flags & FLAG_EXPANDED:
             return []
         first = nodes[idx].first_child
-        return [(nodes[i].move, nodes[i].visits, nodes[i].reward, PROOF_NAMES[nodes[i].proven], i)
+        evaluated = self.evaluate != NULL
+        return [(nodes[i].move, nodes[i].visits, nodes[i].reward, PROOF_NAMES[nodes[i].proven], i,
+                 nodes[i].value / <double>EVAL_SCALE if evaluated else None)
                 for i in range(first, first + nodes[idx].num_children)]
 
     def principal_variation(self, int max_length=60):

@@ -5,7 +5,7 @@ Children of a node sit next to each other (``first_child`` .. ``first_child +
 num_children - 1``) and are referred to by index, never by pointer, so the arena can move
 when it grows.  Index 0 is always the root.
 """
-from libc.stdint cimport uint8_t, uint32_t
+from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t
 
 cdef enum:
     FLAG_WHITE_MOVED = 1   # the player whose move led into this node is white
@@ -22,7 +22,10 @@ cdef struct Node:
     double reward          # summed rewards, for the player whose move led here
     uint32_t visits
     uint32_t first_child   # valid when FLAG_EXPANDED is set
-    uint32_t virtual_loss  # pending visits of a shared-tree parallel search (0 otherwise)
+    uint16_t virtual_loss  # pending visits of a shared-tree parallel search (0 otherwise)
+    int16_t value          # the evaluation's estimate of the final disc difference for the
+                           # player whose move led here, minimax-backed-up through the
+                           # expanded tree (1/EVAL_SCALE disc; 0 without an evaluation)
     uint8_t move           # square 0-63, or 64 for a pass
     uint8_t num_children
     uint8_t proven

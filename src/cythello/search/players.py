@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
@@ -15,6 +16,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
+from ..eval._patterns import PatternWeights
+from ..eval.weights import default_weights, load_weights
 from ..squares import square_name
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
@@ -61,7 +64,13 @@ class RandomPlayer:
     """Plays a uniformly random legal move; seedable for reproducible baselines."""
 
     def __init__(self, seed: Optional[int] = None) -> None:
+        self.seed = seed
         self._rng = random.Random(seed)
+
+    def reset(self) -> None:
+        """Start the random sequence again (matches call it before each game, so a game
+        does not depend on the games before it)."""
+        self._rng = random.Random(self.seed)
 
     def choose_move(self, board: Board) -> int:
         """A uniformly random legal move."""
@@ -83,6 +92,7 @@ class MoveStats:
     win_rate: float
     proof: Optional[str] = None        # "win", "loss" or "draw" once the solver proved it
     score: Optional[int] = None        # exact disc difference, from the endgame solver
+    value: Optional[float] = None      # the evaluation's estimate of the final disc difference
 
     @property
     def name(self) -> str:
@@ -93,7 +103,8 @@ class MoveStats:
     def exact(cls, move: int, score: int) -> "MoveStats":
         """Stats of a move whose exact score the endgame solver found."""
         proof = "win" if score > 0 else "loss" if score < 0 else "draw"
-        return cls(move, 0, {"win": 1.0, "loss": 0.0, "draw": 0.5}[proof], proof, score)
+        return cls(move, 0, {"win": 1.0, "loss": 0.0, "draw": 0.5}[proof], proof, score,
+                   float(score))
 
 
 @dataclass
@@ -113,6 +124,7 @@ class SearchResult:
     reused_visits: int = 0
     threads: int = 1
     exact_score: Optional[int] = None  # set when the endgame solver decided the move
+    value: Optional[float] = None      # estimated final disc difference (side to move)
 
     @property
     def iterations_per_second(self) -> float:
@@ -177,8 +189,16 @@ class MCTSPlayer:
     that many empty squares or fewer are solved exactly first, within half the time limit
     (2 s for an iteration-limited player); if the solve does not finish, the tree search
     takes over.  ``progressive_bias`` adds ``b * prior / (n + 1)`` to each child's UCB1
-    score, a prior from square knowledge (corners, edges, X/C squares) that fades with
-    visits; 0 turns it off.
+    score, a prior that fades with visits (0 turns it off).
+
+    ``eval_weights`` gives the search the learned pattern evaluation: ``"default"`` (the
+    shipped weights), a weights file, or :class:`~cythello.eval.PatternWeights` (None: no
+    evaluation, square knowledge for the prior).  Every child is then valued by the
+    evaluation when it is created, and the values are backed up by minimax through the
+    tree; the prior becomes the win probability of that value (a logistic with
+    ``eval_scale`` discs per unit), ``minimax_weight`` blends it into each child's mean
+    reward (implicit minimax backups), and ``leaf_eval`` blends it into the value of each
+    new leaf in place of the playout (1: no playouts at all).
     """
 
     def __init__(
@@ -197,7 +217,13 @@ class MCTSPlayer:
         endgame_empties: int = 0,
         progressive_bias: float = 0.0,
         max_memory_mb: Optional[float] = None,
+        eval_weights: Any = None,
+        eval_scale: float = 8.0,
+        minimax_weight: float = 0.0,
+        leaf_eval: float = 0.0,
     ) -> None:
+        # The settings as given, for pickling (a copy in another process gets fresh trees).
+        self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         if iterations is None and time_limit is None:
             iterations = 1000
         self.iterations = None if iterations is None else _check_int(
@@ -230,6 +256,10 @@ class MCTSPlayer:
         self.progress_interval = float(progress_interval)
         self.endgame_empties = _check_int("endgame_empties", endgame_empties, 0, 60)
         self.progressive_bias = _check_number("progressive_bias", progressive_bias, 0, 100)
+        self.eval_weights = _weights_setting(eval_weights)
+        self.eval_scale = _check_number("eval_scale", eval_scale, 0.1, 100)
+        self.minimax_weight = _check_number("minimax_weight", minimax_weight, 0, 1)
+        self.leaf_eval = _check_number("leaf_eval", leaf_eval, 0, 1)
         self._solver = Solver()
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
@@ -273,6 +303,10 @@ class MCTSPlayer:
         """Forget the tree kept for reuse."""
         self._trees = []
 
+    def __reduce__(self) -> Any:
+        # Settings only: trees, the solver and locks belong to one process.
+        return (_player_from_settings, (self._settings,))
+
     def _tree_seed(self, i: int) -> int:
         if self.seed is None:
             return random_seed()
@@ -286,7 +320,9 @@ class MCTSPlayer:
         self._trees = [
             SearchTree(board, exploration=self.exploration, rollout=self.rollout,
                        seed=self._tree_seed(i), max_nodes=self.max_nodes,
-                       disc_weight=self.disc_weight, progressive_bias=self.progressive_bias)
+                       disc_weight=self.disc_weight, progressive_bias=self.progressive_bias,
+                       evaluator=self.eval_weights, eval_scale=self.eval_scale,
+                       minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval)
             for i in range(self.threads)
         ]
         return 0
@@ -393,16 +429,20 @@ class MCTSPlayer:
                 reason: str) -> SearchResult:
         merged: Dict[int, List[Any]] = {}
         for tree in self._trees:
-            for move, visits, reward, proof, _ in tree.child_stats():
-                row = merged.setdefault(move, [0, 0.0, None])
+            for move, visits, reward, proof, _, value in tree.child_stats():
+                row = merged.setdefault(move, [0, 0.0, None, []])
                 row[0] += visits
                 row[1] += reward
                 row[2] = row[2] or proof
-        moves = [MoveStats(m, v, (r / v) if v else 0.0, p) for m, (v, r, p) in merged.items()]
+                if value is not None:
+                    row[3].append(value)
+        moves = [MoveStats(m, v, (r / v) if v else 0.0, p, None,
+                           sum(vals) / len(vals) if vals else None)
+                 for m, (v, r, p, vals) in merged.items()]
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
         proofs = [t.root_proof for t in self._trees if t.root_proof]
         root_visits = sum(t.root_visits for t in self._trees)
-        total_reward = sum(reward for _, reward, _ in merged.values())
+        total_reward = sum(row[1] for row in merged.values())
         win_rate = total_reward / root_visits if root_visits else 0.5
         pv = self._trees[0].principal_variation()
         best = _best_move(moves) if moves else list(board.legal_moves)[0]
@@ -413,7 +453,24 @@ class MCTSPlayer:
             nodes=sum(t.nodes for t in self._trees), elapsed=time.monotonic() - start,
             win_rate=win_rate, principal_variation=pv, moves=moves, stop_reason=reason,
             proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.threads,
+            value=max((s.value for s in moves if s.value is not None), default=None),
         )
+
+
+def _player_from_settings(settings: Dict[str, Any]) -> MCTSPlayer:
+    return MCTSPlayer(**settings)
+
+
+def _weights_setting(value: Any) -> Optional[PatternWeights]:
+    """The ``eval_weights`` setting as weights: None, "default", a file or weights."""
+    if value is None or isinstance(value, PatternWeights):
+        return value
+    if value == "default":
+        return default_weights()
+    if isinstance(value, (str, os.PathLike)):
+        return load_weights(value)
+    raise TypeError(f"eval_weights must be None, 'default', a weights file or PatternWeights, "
+                    f"not {type(value).__name__}")
 
 
 def _best_move(moves: Sequence[MoveStats]) -> int:

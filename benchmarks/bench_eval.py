@@ -1,0 +1,120 @@
+"""The evaluation benchmark: speed, held-out accuracy against exact scores, weights size.
+
+    python3 benchmarks/bench_eval.py [--weights FILE]
+
+Accuracy: mean absolute error (discs) on ``benchmarks/data/heldout.txt`` (self-play
+positions with exact solver scores, never used in training; see make_heldout.py), per
+stage, next to the error of the hand-set square tables cythello used before (the heuristic
+rollout's weights and the progressive-bias prior), each scaled by its best least-squares
+factor and offset so that it is judged at its best.
+"""
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cythello as cy
+from cythello.eval import load_weights, patterns
+from cythello.eval._patterns import EVAL_BUILD
+
+HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+
+
+def square_tables():
+    """The two hand-set square tables: the heuristic rollout's move weights (corner 400,
+    edge 40, inner 16; X-square 1 and C-square 3 while their corner is empty) and the
+    progressive-bias prior (corner 1, edge 0.4, centre 0.3, other 0.2; X/C squares of an
+    empty corner 0), as in search/_playout_impl.pxi and search/_mcts.pyx."""
+    rollout, prior = np.zeros(64), np.zeros(64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        edge_r, edge_c = r in (0, 7), c in (0, 7)
+        rollout[sq] = 400 if edge_r and edge_c else 40 if edge_r or edge_c else 16
+        prior[sq] = (1.0 if edge_r and edge_c else 0.4 if edge_r or edge_c
+                     else 0.3 if 2 <= r <= 5 and 2 <= c <= 5 else 0.2)
+    zones = {0: (1, 8, 9), 7: (6, 15, 14), 56: (48, 57, 49), 63: (55, 62, 54)}
+    return rollout, prior, zones
+
+
+def square_score(board, table, zones, danger_value):
+    own, opp = board.position()
+    empty = ~(own | opp) & 0xFFFFFFFFFFFFFFFF
+    w = table.copy()
+    for corner, squares in zones.items():
+        if empty >> corner & 1:
+            for sq in squares:
+                w[sq] = danger_value(sq)
+    bits = lambda b: np.array([(b >> i) & 1 for i in range(64)], dtype=float)  # noqa: E731
+    return float(w @ bits(own) - w @ bits(opp))
+
+
+def best_scaled_mae(x, y):
+    a = np.vstack([x, np.ones_like(x)]).T
+    coef, *_ = np.linalg.lstsq(a, y, rcond=None)
+    return float(np.abs(a @ coef - y).mean())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--weights", help="weights file (default: the shipped weights)")
+    args = ap.parse_args()
+    weights = load_weights(args.weights)
+    info = weights.info
+    print(f"weights: {info.get('file')}, trained by {info.get('trained_by')} in "
+          f"{info.get('seconds')} s from {info.get('positions', 0):,} positions; "
+          f"file {Path(cy.eval.weights.DEFAULT_PATH if not args.weights else args.weights).stat().st_size:,} bytes, "
+          f"{patterns.packed_size():,} weights per stage x {patterns.N_STAGES} stages")
+
+    # Speed: distinct positions from random games, from scratch.
+    rng = np.random.default_rng(1)
+    boards = []
+    while len(boards) < 20000:
+        b = cy.Board()
+        for _ in range(int(rng.integers(0, 60))):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(moves[int(rng.integers(len(moves)))])
+        if not b.is_game_over():
+            boards.append(b)
+    own = np.array([b.position()[0] for b in boards], dtype=np.uint64)
+    opp = np.array([b.position()[1] for b in boards], dtype=np.uint64)
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        weights.evaluate_many(own, opp)
+        best = min(best, time.perf_counter() - t)
+    print(f"speed: {best / len(own) * 1e9:.0f} ns per evaluation from scratch "
+          f"({EVAL_BUILD} build), 20,000 distinct positions")
+
+    if not HELDOUT.exists():
+        print(f"no held-out set at {HELDOUT}: run benchmarks/make_heldout.py")
+        return
+    rows = [line.rsplit(" ", 1) for line in HELDOUT.read_text().splitlines() if line.strip()]
+    held = [(cy.Board(text), int(score)) for text, score in rows]
+    rollout, prior, zones = square_tables()
+    ev = np.array([weights.evaluate(b) for b, _ in held])
+    y = np.array([s for _, s in held], dtype=float)
+    sq_roll = np.array([square_score(b, rollout, zones, lambda s: 1 if s in (9, 14, 49, 54) else 3)
+                        for b, _ in held])
+    sq_prior = np.array([square_score(b, prior, zones, lambda s: 0.0) for b, _ in held])
+    e = np.array([b.empties() for b, _ in held])
+    print(f"\nheld-out MAE in discs against exact scores ({len(held)} positions):")
+    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'rollout table':>14} {'prior table':>12} {'ratio':>6}")
+    groups = [(lo, lo + 3) for lo in range(13, 61, 4)]
+    for lo, hi in groups + [(14, 30)]:
+        m = (e >= lo) & (e <= hi)
+        if m.sum() < 5:
+            continue
+        ours = float(np.abs(ev[m] - y[m]).mean())
+        r1 = best_scaled_mae(sq_roll[m], y[m])
+        r2 = best_scaled_mae(sq_prior[m], y[m])
+        label = f"{max(lo, int(e[m].min()))}-{min(hi, int(e[m].max()))}"
+        print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {r1:>14.2f} {r2:>12.2f} "
+              f"{ours / min(r1, r2):>6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+# cython: language_level=3
+"""The compiled sizes of the pattern evaluation (they must agree with
+cythello.eval.patterns; the evaluator checks at import)."""
+from libc.stdint cimport uint64_t, int16_t
+
+cdef enum:
+    EVAL_SCALE = 128          # weight units per disc
+    N_STAGES = 15
+    TABLE_SIZE = 167267       # unpacked weights per stage (patterns, then parity)
+
+ctypedef int (*eval_fn)(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil

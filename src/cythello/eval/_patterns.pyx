@@ -1,0 +1,97 @@
+# cython: language_level=3
+"""The pattern evaluation (see cythello.eval.patterns for the features): the C evaluator
+for the searches, and the Python entry points for users and for training."""
+import numpy as np
+
+from libc.stdint cimport uint64_t, int16_t, int32_t
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+from cythello.core._board cimport Board
+
+include "_patterns_impl.pxi"
+
+from cythello.core._cpu import load_v3
+
+cdef eval_fn EVALUATE = _evaluate
+EVAL_BUILD = "portable"
+
+
+def _choose_build():
+    global EVALUATE, EVAL_BUILD
+    fast = load_v3(__file__, "cythello.eval._patterns_v3")
+    if fast is not None:
+        EVALUATE = <eval_fn>PyCapsule_GetPointer(fast._evaluate_capsule(), EVAL_CAPSULE)
+        EVAL_BUILD = "x86-64-v3"
+
+_choose_build()
+
+
+cdef eval_fn evaluator_function() noexcept:
+    return EVALUATE
+
+
+cdef class PatternWeights:
+    """A set of evaluation weights: ``table`` is an int16 array of shape (N_STAGES,
+    TABLE_SIZE) in 1/EVAL_SCALE disc, every pattern configuration unpacked (see
+    :func:`cythello.eval.weights.unpack`); ``info`` says where they came from."""
+
+    def __init__(self, table, dict info=None):
+        a = np.ascontiguousarray(table, dtype=np.int16)
+        if a.shape != (N_STAGES, TABLE_SIZE):
+            raise ValueError(f"weights must have shape ({N_STAGES}, {TABLE_SIZE}), not {a.shape}")
+        a.flags.writeable = False
+        cdef const int16_t[:, ::1] view = a
+        self._table = a
+        self.table = &view[0, 0]
+        self.info = dict(info or {})
+
+    @property
+    def array(self):
+        """The weights (read-only)."""
+        return self._table
+
+    def evaluate(self, Board board not None):
+        """The expected final disc difference for the side to move."""
+        own, opp = board.position()
+        return EVALUATE(self.table, own, opp) / <double>EVAL_SCALE
+
+    def evaluate_many(self, own, opp):
+        """Evaluations (in discs) of many positions at once: ``own`` and ``opp`` are uint64
+        arrays of the side to move's and the opponent's discs."""
+        cdef const uint64_t[::1] P = np.ascontiguousarray(own, dtype=np.uint64)
+        cdef const uint64_t[::1] O = np.ascontiguousarray(opp, dtype=np.uint64)
+        _check_positions(P, O)
+        out = np.empty(P.shape[0], dtype=np.float64)
+        cdef double[::1] res = out
+        cdef Py_ssize_t i, n = P.shape[0]
+        with nogil:
+            for i in range(n):
+                res[i] = EVALUATE(self.table, P[i], O[i]) / <double>EVAL_SCALE
+        return out
+
+
+cdef _check_positions(const uint64_t[::1] P, const uint64_t[::1] O):
+    if P.shape[0] != O.shape[0]:
+        raise ValueError(f"own and opp must have the same length ({P.shape[0]} != {O.shape[0]})")
+    if np.any(np.bitwise_and(np.asarray(P), np.asarray(O))):
+        raise ValueError("a position has a square in both own and opp")
+
+
+def feature_indices(own, opp):
+    """The unpacked table index of every feature (N, 47) of many positions (uint64 arrays
+    of the side to move's and the opponent's discs), as the evaluator reads them."""
+    cdef const uint64_t[::1] P = np.ascontiguousarray(own, dtype=np.uint64)
+    cdef const uint64_t[::1] O = np.ascontiguousarray(opp, dtype=np.uint64)
+    _check_positions(P, O)
+    out = np.empty((P.shape[0], N_INDICES), dtype=np.int32)
+    cdef int32_t[:, ::1] res = out
+    cdef Py_ssize_t i, n = P.shape[0]
+    with nogil:
+        for i in range(n):
+            _indices(P[i], O[i], &res[i, 0])
+    return out
+
+
+def layout():
+    """``(N_STAGES, TABLE_SIZE, N_INDICES, EVAL_SCALE)`` as compiled."""
+    return N_STAGES, TABLE_SIZE, N_INDICES, EVAL_SCALE

@@ -1,0 +1,166 @@
+# The pattern evaluation in C, included by two modules: ``_patterns`` (portable, which holds
+# the Python interface) and ``_patterns_v3`` (the same code built for x86-64-v3, loaded
+# only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).  Both give the
+# same indices and sums.
+#
+# Every instance of a pattern is the pattern's own squares read on a transformed board: the
+# board is turned by each of the 8 symmetries once (a byte swap, a column mirror and a
+# transposition, ~60 instructions per side), and each pattern is then cut out of the
+# transformed boards with a few shifts.  Binary patterns become base-3 indices through one
+# 1024-entry table: index = B3[own bits] + 2 * B3[opponent bits].
+from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t
+from cpython.pycapsule cimport PyCapsule_New
+
+from cythello.core._rules cimport count
+from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
+from cythello.eval._layout cimport EVAL_SCALE, N_STAGES, TABLE_SIZE
+
+cdef enum:
+    N_INSTANCES = 46
+    N_INDICES = 47            # the instances, then the parity feature
+
+# The patterns in cythello.eval.patterns.PATTERNS order.
+cdef enum:
+    EDGE_2X = 0
+    CORNER_2X5 = 1
+    CORNER_3X3 = 2
+    ROW_2 = 3
+    ROW_3 = 4
+    ROW_4 = 5
+    DIAGONAL_8 = 6
+    DIAGONAL_7 = 7
+    DIAGONAL_6 = 8
+    DIAGONAL_5 = 9
+    DIAGONAL_4 = 10
+    N_PATTERNS = 11
+
+cdef uint16_t B3[1024]                 # bits -> base-3 number with the same digits
+cdef int32_t OFFSET[N_PATTERNS + 1]    # where each pattern's table starts (parity last)
+cdef int INSTANCE[N_INSTANCES]         # symmetry of each instance, pattern by pattern
+cdef int INSTANCES_OF[N_PATTERNS]
+INSTANCES_OF[:] = [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]     # as _indices reads them
+cdef int STAGE[65]                     # empties -> stage
+
+
+cdef void _init_eval_tables() except *:
+    from cythello.eval import patterns as defs
+    cdef int x, i, n = 0, t, power
+    for x in range(1024):
+        B3[x] = 0
+        power = 1
+        for i in range(10):
+            if x >> i & 1:
+                B3[x] += power
+            power *= 3
+    if len(defs.PATTERNS) != N_PATTERNS or defs.N_STAGES != N_STAGES:
+        raise ImportError("cythello.eval.patterns does not match the compiled evaluator")
+    OFFSET[0] = 0
+    for t, lay in enumerate(defs.layouts()):
+        OFFSET[t + 1] = OFFSET[t] + 3 ** lay.pattern.size
+        if len(lay.instances) != INSTANCES_OF[t]:
+            raise ImportError(f"pattern {lay.pattern.name} has {len(lay.instances)} instances")
+        for k in lay.instances:
+            INSTANCE[n] = k
+            n += 1
+    if n != N_INSTANCES or OFFSET[N_PATTERNS] + defs.PARITY_WEIGHTS != TABLE_SIZE:
+        raise ImportError("cythello.eval.patterns does not match the compiled evaluator")
+    for x in range(65):
+        STAGE[x] = defs.stage_of(x)
+
+_init_eval_tables()
+
+
+cdef inline uint64_t _cut(int kind, uint64_t b) noexcept nogil:
+    """The squares of pattern ``kind`` on board ``b`` as bits in digit order (see
+    cythello.eval.patterns for the square lists)."""
+    if kind == EDGE_2X:                  # a1..h1, b2, g2
+        return (b & 0xFF) | ((b >> 1) & 0x100) | ((b >> 5) & 0x200)
+    if kind == CORNER_2X5:               # a1..e1, a2..e2
+        return (b & 0x1F) | ((b >> 3) & 0x3E0)
+    if kind == CORNER_3X3:               # a1..c1, a2..c2, a3..c3
+        return (b & 0x7) | ((b >> 5) & 0x38) | ((b >> 10) & 0x1C0)
+    if kind == ROW_2:
+        return (b >> 8) & 0xFF
+    if kind == ROW_3:
+        return (b >> 16) & 0xFF
+    if kind == ROW_4:
+        return (b >> 24) & 0xFF
+    # Diagonals: one square per row and column, so summing the rows (a multiply) lines
+    # them up in the top byte by column without carries.
+    if kind == DIAGONAL_8:               # a1, b2, ..., h8
+        return ((b & 0x8040201008040201ULL) * 0x0101010101010101ULL) >> 56
+    if kind == DIAGONAL_7:               # b1, c2, ..., h7
+        return ((b & 0x0080402010080402ULL) * 0x0101010101010101ULL) >> 57
+    if kind == DIAGONAL_6:               # c1, ..., h6
+        return ((b & 0x0000804020100804ULL) * 0x0101010101010101ULL) >> 58
+    if kind == DIAGONAL_5:               # d1, ..., h5
+        return ((b & 0x0000008040201008ULL) * 0x0101010101010101ULL) >> 59
+    return ((b & 0x0000000080402010ULL) * 0x0101010101010101ULL) >> 60     # e1, ..., h4
+
+
+cdef inline void _eight(uint64_t b, uint64_t* out) noexcept nogil:
+    """``b`` under the 8 symmetries, in Board.transform order."""
+    out[0] = b
+    out[1] = flip_columns(b)
+    out[2] = flip_rows(b)
+    out[3] = flip_rows(out[1])
+    out[4] = transpose(b)
+    out[5] = transpose(out[1])
+    out[6] = transpose(out[2])
+    out[7] = transpose(out[3])
+
+
+cdef inline int _read(int kind, int n, int i, const uint64_t* p8, const uint64_t* o8,
+                      int32_t* out) noexcept nogil:
+    """The indices of the ``n`` instances of pattern ``kind``, from ``out[i]`` on; returns
+    the next free slot.  Called with constant ``kind`` and ``n``, so each call compiles to
+    straight-line code for its pattern."""
+    cdef int j, k
+    for j in range(n):
+        k = INSTANCE[i + j]
+        out[i + j] = OFFSET[kind] + B3[_cut(kind, p8[k])] + 2 * B3[_cut(kind, o8[k])]
+    return i + n
+
+
+cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
+    """The table index of every feature of the position, side owning ``P`` to move: the
+    46 pattern instances (each with its pattern's table offset), then parity."""
+    cdef uint64_t p8[8]
+    cdef uint64_t o8[8]
+    cdef int i = 0
+    _eight(P, p8)
+    _eight(O, o8)
+    i = _read(EDGE_2X, 4, i, p8, o8, out)
+    i = _read(CORNER_2X5, 8, i, p8, o8, out)
+    i = _read(CORNER_3X3, 4, i, p8, o8, out)
+    i = _read(ROW_2, 4, i, p8, o8, out)
+    i = _read(ROW_3, 4, i, p8, o8, out)
+    i = _read(ROW_4, 4, i, p8, o8, out)
+    i = _read(DIAGONAL_8, 2, i, p8, o8, out)
+    i = _read(DIAGONAL_7, 4, i, p8, o8, out)
+    i = _read(DIAGONAL_6, 4, i, p8, o8, out)
+    i = _read(DIAGONAL_5, 4, i, p8, o8, out)
+    i = _read(DIAGONAL_4, 4, i, p8, o8, out)
+    out[i] = OFFSET[N_PATTERNS] + (count(P | O) & 1)
+
+
+cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil:
+    """The expected final disc difference for the side owning ``P``, in 1/EVAL_SCALE disc."""
+    cdef int32_t idx[N_INDICES]
+    cdef const int16_t* w = weights + STAGE[64 - count(P | O)] * <long>TABLE_SIZE
+    cdef int i, s = 0
+    _indices(P, O, idx)
+    for i in range(N_INDICES):
+        s += w[idx[i]]
+    return s
+
+
+# The evaluator crosses from the v3 build to the portable one in a capsule whose name
+# carries the signature, so a mismatched pair of builds fails to load instead of crashing.
+cdef const char* EVAL_CAPSULE = (b"cythello.eval._patterns_impl._evaluate: int (const int16_t*, "
+                                 b"uint64_t, uint64_t)")
+
+
+def _evaluate_capsule():
+    """The evaluation function of this build (for the portable module to call)."""
+    return PyCapsule_New(<void*>_evaluate, EVAL_CAPSULE, NULL)

@@ -1,0 +1,120 @@
+"""Evaluation weights files: writing, checking and loading them.
+
+A weights file holds the packed int16 weights of every stage (see
+:mod:`cythello.eval.patterns`) and a JSON header with the feature layout's digest and the
+provenance of the weights (how they were trained, from what, with which seed):
+
+    magic "CYTHEVAL" | u32 format version | u32 header length | header (JSON, UTF-8)
+    | u32 payload length | payload (zlib of int16 little-endian, stages x packed weights)
+    | u32 CRC-32 of everything before it
+
+A file that is missing, truncated, corrupt or made for another feature layout raises
+:class:`~cythello.errors.WeightsError` naming what is wrong.
+"""
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, Optional, Union
+
+import numpy as np
+
+from ..errors import WeightsError
+from . import patterns
+from ._patterns import PatternWeights
+
+MAGIC = b"CYTHEVAL"
+FORMAT_VERSION = 1
+DEFAULT_PATH = Path(__file__).with_name("default.weights")
+
+_PathLike = Union[str, "Path"]
+
+
+def unpack(packed: np.ndarray) -> np.ndarray:
+    """Packed weights (stages x :func:`patterns.packed_size`) to the evaluator's table
+    (stages x TABLE_SIZE): every configuration gets its packed slot's weight."""
+    return packed[:, unpack_map()].astype(np.int16)
+
+
+@lru_cache(maxsize=1)
+def unpack_map() -> np.ndarray:
+    """For each unpacked table index, its packed weight slot (the same for every stage)."""
+    offsets = patterns.packed_offsets()
+    parts = [lay.pack + off for lay, off in zip(patterns.layouts(), offsets)]
+    parts.append(offsets[-1] + np.arange(patterns.PARITY_WEIGHTS))
+    return np.concatenate(parts).astype(np.int64)
+
+
+def save_weights(path: _PathLike, packed: np.ndarray, provenance: Dict[str, Any]) -> None:
+    """Write packed weights (int16, stages x packed size) with their provenance."""
+    packed = np.asarray(packed)
+    expected = (patterns.N_STAGES, patterns.packed_size())
+    if packed.shape != expected:
+        raise WeightsError(f"packed weights must have shape {expected}, not {packed.shape}")
+    header = json.dumps({
+        "layout": patterns.layout_id(), "stages": patterns.N_STAGES,
+        "packed_size": patterns.packed_size(), "scale": patterns.SCALE,
+        "provenance": provenance,
+    }, sort_keys=True).encode()
+    payload = zlib.compress(packed.astype("<i2").tobytes(), 9)
+    body = (MAGIC + struct.pack("<II", FORMAT_VERSION, len(header)) + header
+            + struct.pack("<I", len(payload)) + payload)
+    data = body + struct.pack("<I", zlib.crc32(body))
+    tmp = Path(str(path) + ".part")
+    tmp.write_bytes(data)
+    tmp.replace(path)                 # a crash never leaves a half-written file in place
+
+
+def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
+    """The packed weights and the header of a weights file, checked."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise WeightsError(f"cannot read evaluation weights {path}: {exc.strerror}") from None
+    where = f"evaluation weights {path}"
+    if len(data) < 24 or data[:8] != MAGIC:
+        raise WeightsError(f"{where} is not a cythello weights file (bad magic)")
+    (crc,) = struct.unpack("<I", data[-4:])
+    if zlib.crc32(data[:-4]) != crc:
+        raise WeightsError(f"{where} is corrupt (checksum mismatch)")
+    version, hlen = struct.unpack("<II", data[8:16])
+    if version != FORMAT_VERSION:
+        raise WeightsError(f"{where} has format version {version}; this cythello reads "
+                           f"{FORMAT_VERSION}")
+    try:
+        header = json.loads(data[16:16 + hlen].decode())
+        (plen,) = struct.unpack("<I", data[16 + hlen:20 + hlen])
+        raw = zlib.decompress(data[20 + hlen:20 + hlen + plen])
+    except (ValueError, struct.error, zlib.error) as exc:
+        raise WeightsError(f"{where} is corrupt ({exc})") from None
+    if header.get("layout") != patterns.layout_id():
+        raise WeightsError(f"{where} was made for feature layout {header.get('layout')!r}, "
+                           f"not this cythello's {patterns.layout_id()!r}")
+    expected = patterns.N_STAGES * patterns.packed_size() * 2
+    if len(raw) != expected:
+        raise WeightsError(f"{where} holds {len(raw)} bytes of weights, not {expected}")
+    packed = np.frombuffer(raw, dtype="<i2").reshape(patterns.N_STAGES, patterns.packed_size())
+    return packed.astype(np.int16), header
+
+
+def load_weights(path: Optional[_PathLike] = None) -> PatternWeights:
+    """The weights of a file (default: the ones cythello ships), ready for the evaluator."""
+    if path is None:
+        return default_weights()
+    packed, header = read_weights(path)
+    info = dict(header.get("provenance", {}))
+    info["file"] = str(path)
+    return PatternWeights(unpack(packed), info)
+
+
+@lru_cache(maxsize=1)
+def default_weights() -> PatternWeights:
+    """The shipped weights, loaded once."""
+    packed, header = read_weights(DEFAULT_PATH)
+    info = dict(header.get("provenance", {}))
+    info["file"] = DEFAULT_PATH.name
+    return PatternWeights(unpack(packed), info)

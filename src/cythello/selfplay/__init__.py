@@ -1,0 +1,247 @@
+"""Self-play data: engine-against-itself games recorded for training, on all local cores
+or on a Ray cluster, with identical results for the same seed.
+
+    >>> from cythello import selfplay
+    >>> selfplay.generate(1000, "data/run1", seed=7, workers=4, iterations=800)
+    >>> data = selfplay.load("data/run1")        # dict of equal-length NumPy arrays
+    >>> data["black"], data["visits"].shape       # bitboards, (N, 65) root visit counts
+
+Each position of each game becomes a row; the columns are in :data:`SCHEMA`.  Games are
+grouped into shards (``shard-000000.npz``, ...) of ``games_per_shard`` games; a run that
+stops (a crash, Ctrl-C, a dead worker) continues from the shards already written when it
+is started again with the same arguments, and a shard is only ever visible complete.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from ..errors import SettingsError
+from .games import GameSettings, game_seed, play_game, replay_check
+from .shards import (
+    SCHEMA, ShardError, concatenate, iter_shards, read_shard, shard_name, write_shard,
+)
+
+__all__ = ["generate", "load", "SCHEMA", "GameSettings", "ShardError", "iter_shards",
+           "play_game", "game_seed", "replay_check", "planes"]
+
+_PathLike = Union[str, Path]
+MANIFEST = "run.json"
+MAX_TRIES = 3
+
+
+def _play_shard(shard: int, first: int, count: int, seed: int,
+                settings: GameSettings) -> Dict[str, np.ndarray]:
+    """The worker's job: ``count`` games from game number ``first``."""
+    return concatenate([play_game(g, seed, settings) for g in range(first, first + count)])
+
+
+def _manifest(games: int, seed: int, games_per_shard: int, settings: GameSettings) -> Dict[str, Any]:
+    from .._version import __version__
+    return {"games": games, "seed": seed, "games_per_shard": games_per_shard,
+            "settings": {"player": settings.player, "openings": list(settings.openings),
+                         "random_plies": settings.random_plies,
+                         "temperature": settings.temperature,
+                         "temperature_moves": settings.temperature_moves,
+                         "epsilon": settings.epsilon},
+            "cythello": __version__}
+
+
+def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
+             backend: str = "local", ray_address: Optional[str] = None,
+             games_per_shard: int = 50, openings: Sequence[str] = (), random_plies: int = 0,
+             temperature: float = 1.0, temperature_moves: int = 0, epsilon: float = 0.0,
+             progress: Optional[bool] = None,
+             on_shard: Optional[Callable[[int, int], None]] = None,
+             **player_settings: Any) -> Path:
+    """Play ``games`` self-play games into ``out_dir`` and return its path.
+
+    ``player_settings`` are :class:`~cythello.MCTSPlayer` settings (default: 400
+    iterations); ``openings``, ``random_plies``, ``temperature``, ``temperature_moves``
+    and ``epsilon`` shape the exploration (see :class:`GameSettings`).  ``workers``
+    processes play in parallel (``backend="local"``), or Ray tasks do (``backend="ray"``,
+    connecting to ``ray_address``, default: a local Ray).  The same arguments give
+    byte-identical shards whatever the backend and worker count.  ``progress`` shows a
+    progress line on stderr (default: when stderr is a terminal); ``on_shard(done,
+    total)`` is called after each shard."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SettingsError(f"games must be a positive int, not {games!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
+        raise SettingsError(f"workers must be an int from 1 to 1024, not {workers!r}")
+    if not isinstance(games_per_shard, int) or games_per_shard < 1:
+        raise SettingsError(f"games_per_shard must be a positive int, not {games_per_shard!r}")
+    if backend not in ("local", "ray"):
+        raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SettingsError(f"seed must be an int, not {seed!r}")
+    settings = GameSettings(player=dict(player_settings) or {"iterations": 400},
+                            openings=tuple(openings), random_plies=random_plies,
+                            temperature=temperature, temperature_moves=temperature_moves,
+                            epsilon=epsilon).check()
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ShardError(f"cannot create {out}: {exc.strerror or exc}") from None
+    manifest = _manifest(games, seed, games_per_shard, settings)
+    _check_manifest(out, manifest)
+    jobs = [(i, first, min(games_per_shard, games - first))
+            for i, first in enumerate(range(0, games, games_per_shard))]
+    todo = [job for job in jobs if not _complete(out / shard_name(job[0]))]
+    bar = _Progress(len(jobs), len(jobs) - len(todo), games_per_shard,
+                    sys.stderr.isatty() if progress is None else progress)
+
+    def done(shard: int, columns: Dict[str, np.ndarray]) -> None:
+        write_shard(out / shard_name(shard), columns)
+        bar.update(len(columns["black"]))
+        if on_shard is not None:
+            on_shard(bar.done, len(jobs))
+
+    if backend == "ray":
+        _run_ray(todo, seed, settings, ray_address, done)
+    else:
+        _run_local(todo, seed, settings, workers, done)
+    bar.close()
+    return out
+
+
+def _check_manifest(out: Path, manifest: Dict[str, Any]) -> None:
+    """A run directory belongs to one set of arguments: resuming with others would mix
+    games of different runs."""
+    path = out / MANIFEST
+    if path.exists():
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise ShardError(f"cannot read {path}: {exc}") from None
+        old.pop("cythello", None)
+        new = dict(manifest)
+        new.pop("cythello", None)
+        if old != new:
+            raise SettingsError(f"{out} holds a run with other settings; use another "
+                                f"directory (or delete it) to start a new run")
+        return
+    try:
+        path.write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    except OSError as exc:
+        raise ShardError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _complete(path: Path) -> bool:
+    if not path.exists():
+        return False
+    try:
+        read_shard(path)
+        return True
+    except ShardError:
+        return False                     # damaged: play it again
+
+
+def _run_local(todo: List[Any], seed: int, settings: GameSettings, workers: int,
+               done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    if workers == 1:
+        for shard, first, count in todo:
+            done(shard, _play_shard(shard, first, count, seed, settings))
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+    tries: Dict[int, int] = {}
+    pending = list(todo)
+    context = multiprocessing.get_context("spawn")     # the same on every OS
+    while pending:
+        failed: List[Any] = []
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = {pool.submit(_play_shard, shard, first, count, seed, settings):
+                       (shard, first, count) for shard, first, count in pending}
+            for future in as_completed(futures):
+                job = futures[future]
+                try:
+                    columns = future.result()
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): play its shards again.
+                    tries[job[0]] = tries.get(job[0], 0) + 1
+                    if tries[job[0]] >= MAX_TRIES:
+                        raise ShardError(f"shard {job[0]} failed {MAX_TRIES} times: its "
+                                         f"worker process died each time") from None
+                    failed.append(job)
+                    continue
+                done(job[0], columns)
+        pending = failed
+
+
+def _run_ray(todo: List[Any], seed: int, settings: GameSettings, address: Optional[str],
+             done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise SettingsError("backend='ray' needs Ray: pip install 'cythello[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    task = ray.remote(max_retries=MAX_TRIES)(_play_shard)
+    refs = {task.remote(shard, first, count, seed, settings): shard
+            for shard, first, count in todo}
+    while refs:
+        ready, _ = ray.wait(list(refs), num_returns=1)
+        for ref in ready:
+            done(refs.pop(ref), ray.get(ref))
+
+
+class _Progress:
+    """Games, positions per second and the time left, on one line of a terminal."""
+
+    def __init__(self, total: int, done: int, games_per_shard: int, show: bool) -> None:
+        self.total, self.done, self.show = total, done, show
+        self.positions = 0
+        self.start = time.monotonic()
+        self.first = done
+        self.games_per_shard = games_per_shard
+        self._draw()
+
+    def update(self, positions: int) -> None:
+        self.done += 1
+        self.positions += positions
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.show:
+            return
+        elapsed = time.monotonic() - self.start
+        rate = self.positions / elapsed if elapsed > 0 else 0.0
+        new = self.done - self.first
+        eta = elapsed / new * (self.total - self.done) if new else 0.0
+        width = 30
+        filled = int(width * self.done / self.total) if self.total else width
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                         f"{self.done}/{self.total} shards, {rate:,.0f} positions/s, "
+                         f"ETA {eta:,.0f} s ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.show:
+            sys.stderr.write("\n")
+
+
+def load(out_dir: _PathLike, limit: Optional[int] = None) -> Dict[str, np.ndarray]:
+    """All rows of a run as one dict of equal-length arrays (see :data:`SCHEMA`), shards in
+    order; ``limit`` reads only the first shards."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        raise ShardError(f"no self-play run at {out}")
+    return concatenate(list(iter_shards(out, limit)))
+
+
+def planes(data: Dict[str, np.ndarray]) -> np.ndarray:
+    """Board planes for a training loop: (N, 2, 8, 8) float32 of 0/1, the side to move's
+    discs then the opponent's (as :meth:`cythello.Board.planes`)."""
+    black, white, turn = data["black"], data["white"], data["turn"].astype(bool)
+    own = np.where(turn, white, black).astype(np.uint64)
+    opp = np.where(turn, black, white).astype(np.uint64)
+    bits = np.stack([own, opp], axis=1).view(np.uint8).reshape(-1, 2, 8)
+    return np.unpackbits(bits, axis=2, bitorder="little").reshape(-1, 2, 8, 8).astype(np.float32)
+

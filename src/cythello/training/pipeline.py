@@ -1,0 +1,191 @@
+"""The evaluation-training pipeline: self-play games -> positions -> labels -> fitted
+weights, stage by stage from the end of the game backwards.
+
+    python -m cythello.training --preset full --workdir train-run --out my.weights
+    python -m cythello.training --preset tiny --workdir /tmp/t --out /tmp/t.weights
+
+1. Self-play (``cythello.selfplay``): games of the MCTS engine from randomised openings
+   (the first moves drawn in proportion to the search's visits, then an occasional
+   random move), on all workers.  From the second round on, the engine plays with the
+   weights of the round before, so the positions look more and more like the ones the
+   strong engine meets.
+2. Positions: every position of those games plus off-path positions (one random move
+   away), deduplicated.
+3. Labels and fit, stage by stage from the fewest empties: a stage whose positions have at
+   most ``exact_empties`` empty squares is labelled by the exact solver; a later stage by a
+   ``depth``-ply alpha-beta search whose leaves fall into the stages already fitted
+   (Buro's bootstrapping, used for Logistello).  Each stage is a sparse ridge fit pulled
+   toward the stage before it (``cythello.training.fit``).
+
+The same preset and seed give the same weights file, bit for bit.  Everything lands in
+``workdir`` (self-play shards, labels, a report); a run that stops can be started again
+and picks up the self-play shards and labels already made.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+from ..eval import PatternWeights, patterns
+from ..eval.weights import save_weights, unpack
+from ..selfplay import generate
+from . import data as tdata
+from .fit import fit_stage, packed_features, predict, quantize
+from .labels import exact_scores, search_scores
+
+
+@dataclass(frozen=True)
+class Config:
+    """The knobs of a training run (see the presets)."""
+
+    games: int = 24000              # self-play games per round
+    iterations: int = 400           # MCTS iterations per self-play move
+    temperature_moves: int = 12     # first moves drawn in proportion to visits
+    epsilon: float = 0.03           # then a random move with this probability
+    off_path: float = 0.5           # off-path positions per game position
+    exact_empties: int = 16         # stages up to this many empties: exact labels
+    depth: int = 4                  # search depth of the other labels (one stage deep)
+    ridge: float = 30.0             # pull toward the previous stage's weights
+    rounds: int = 2                 # self-play rounds (round 2+ plays with the last weights)
+    seed: int = 1
+    games_per_shard: int = 100
+
+
+PRESETS: Dict[str, Config] = {
+    # Seconds: checks the whole pipeline end to end (the test suite runs it).
+    "tiny": Config(games=12, iterations=60, exact_empties=8, depth=1, rounds=2, off_path=0.3,
+                   temperature_moves=4, games_per_shard=4),
+    # A few minutes on 2 cores: a usable, weaker evaluation.
+    "small": Config(games=1500, iterations=200, rounds=1, games_per_shard=50),
+    # What cythello ships (see the README for the time it takes).
+    "full": Config(),
+}
+
+
+def _log(message: str, log: Optional[Callable[[str], None]]) -> None:
+    if log is not None:
+        log(message)
+
+
+def _selfplay_settings(config: Config, round_index: int,
+                       weights_file: Optional[Path]) -> Dict[str, Any]:
+    settings: Dict[str, Any] = {"iterations": config.iterations, "rollout": "heuristic",
+                                "progressive_bias": 4.0}
+    if round_index > 0 and weights_file is not None:
+        settings.update(eval_weights=str(weights_file))
+    return settings
+
+
+def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, workdir: Path,
+            tag: str, log: Optional[Callable[[str], None]] = None) -> "tuple[np.ndarray, List[Dict[str, Any]]]":
+    """Label and fit every stage, fewest empties first; returns the packed int16 weights
+    and per-stage statistics."""
+    empties = tdata.empties_of(own, opp)
+    stage = (np.maximum(empties - 1, 0)) // patterns.STAGE_WIDTH
+    packed = np.zeros((patterns.N_STAGES, patterns.packed_size()), dtype=np.int16)
+    fitted = np.zeros((patterns.N_STAGES, patterns.packed_size()))
+    stats: List[Dict[str, Any]] = []
+    for s in range(patterns.N_STAGES):
+        mask = stage == s
+        s_own, s_opp = own[mask], opp[mask]
+        top = (s + 1) * patterns.STAGE_WIDTH
+        cache = workdir / f"labels-{tag}-stage{s:02d}.npz"
+        started = time.monotonic()
+        method = "exact" if top <= config.exact_empties else f"search depth {config.depth}"
+        if cache.exists():
+            with np.load(cache) as c:
+                labels = c["labels"]
+        elif top <= config.exact_empties:
+            labels = exact_scores(s_own, s_opp, workers)
+        else:
+            current = PatternWeights(unpack(packed), {"training": tag})
+            labels = search_scores(s_own, s_opp, config.depth, current, workers)
+        if not cache.exists():
+            np.savez(cache, labels=labels)
+        label_time = time.monotonic() - started
+        feats = packed_features(s_own, s_opp)
+        prior = fitted[s - 1] if s > 0 else None
+        started = time.monotonic()
+        w = fit_stage(feats, labels, config.ridge, prior=prior) if len(labels) else \
+            (prior if prior is not None else np.zeros(patterns.packed_size()))
+        fitted[s] = w
+        packed[s] = quantize(w)
+        residual = predict(w, feats) - labels if len(labels) else np.zeros(0)
+        stats.append({"stage": s, "empties": [top - patterns.STAGE_WIDTH + 1, top],
+                      "positions": int(mask.sum()), "labels": method,
+                      "train_mae": float(np.abs(residual).mean()) if len(residual) else None,
+                      "label_seconds": round(label_time, 1),
+                      "fit_seconds": round(time.monotonic() - started, 1)})
+        _log(f"  stage {s:2d} ({stats[-1]['empties'][0]}-{top} empties): "
+             f"{stats[-1]['positions']:,} positions, {method} labels "
+             f"({label_time:.0f} s), train MAE {stats[-1]['train_mae'] or 0:.2f}", log)
+    return packed, stats
+
+
+def run(config: Config, workdir: Path, out: Path, workers: int = 1,
+        log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
+    """Run the whole pipeline; writes the weights to ``out`` and returns the report."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    runs: List[Path] = []
+    weights_file: Optional[Path] = None
+    report: Dict[str, Any] = {"config": asdict(config), "rounds": []}
+    packed = None
+    for r in range(config.rounds):
+        t0 = time.monotonic()
+        run_dir = workdir / f"selfplay-r{r}"
+        _log(f"round {r + 1}/{config.rounds}: self-play, {config.games} games -> {run_dir}", log)
+        generate(config.games, run_dir, seed=config.seed * 1000 + r, workers=workers,
+                 games_per_shard=config.games_per_shard,
+                 temperature_moves=config.temperature_moves, epsilon=config.epsilon,
+                 progress=False, **_selfplay_settings(config, r, weights_file))
+        selfplay_time = time.monotonic() - t0
+        runs.append(run_dir)
+        own, opp = tdata.training_positions(runs, config.off_path, seed=config.seed + r)
+        _log(f"  {len(own):,} distinct positions from {len(runs)} round(s) "
+             f"(self-play {selfplay_time:.0f} s)", log)
+        packed, stats = fit_all(own, opp, config, workers, workdir, f"r{r}-{_digest(config)}",
+                                log)
+        weights_file = workdir / f"round{r}.weights"
+        save_weights(weights_file, packed, _provenance(config, r, len(own), time.monotonic() - started))
+        report["rounds"].append({"round": r, "positions": int(len(own)),
+                                 "selfplay_seconds": round(selfplay_time, 1), "stages": stats})
+    assert packed is not None
+    total = time.monotonic() - started
+    save_weights(out, packed, _provenance(config, config.rounds - 1, report["rounds"][-1]["positions"],
+                                          total))
+    report["seconds"] = round(total, 1)
+    (workdir / "report.json").write_text(json.dumps(report, indent=2))
+    _log(f"wrote {out} ({Path(out).stat().st_size:,} bytes) in {total:.0f} s", log)
+    return report
+
+
+def _digest(config: Config) -> str:
+    """What the labels of a run depend on (all but the number of rounds and the shard
+    size), for the label cache's file names."""
+    import hashlib
+    fields = asdict(config)
+    fields.pop("rounds")
+    fields.pop("games_per_shard")
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:10]
+
+
+def _provenance(config: Config, round_index: int, positions: int, seconds: float) -> Dict[str, Any]:
+    from .._version import __version__
+    return {"trained_by": "cythello.training.pipeline", "cythello": __version__,
+            "config": asdict(config), "rounds_done": round_index + 1,
+            "positions": positions, "seconds": round(seconds),
+            "data": "cythello self-play only (no external games or weights)"}
+
+
+def preset(name: str, **overrides: Any) -> Config:
+    """A preset configuration with some fields changed."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown training preset {name!r}; choose one of {', '.join(PRESETS)}")
+    return replace(PRESETS[name], **overrides)
