@@ -40,13 +40,47 @@ def test_workflows_parse_and_name_their_jobs():
     wheels = yaml.safe_load((ROOT / ".github/workflows/wheels.yml").read_text())
     assert set(wheels["jobs"]) == {"build_wheels", "build_sdist", "publish"}
     runners = wheels["jobs"]["build_wheels"]["strategy"]["matrix"]["os"]
-    assert {"ubuntu-latest", "ubuntu-24.04-arm", "macos-13", "macos-14", "windows-latest"} <= set(runners)
+    assert {"ubuntu-latest", "ubuntu-24.04-arm", "macos-15-intel", "macos-14",
+            "windows-latest"} <= set(runners)
     publish = wheels["jobs"]["publish"]
     assert publish["permissions"]["id-token"] == "write"
     assert any("pypi-publish" in step.get("uses", "") for step in publish["steps"])
     ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text())
     assert "test" in ci["jobs"]
     assert "3.9" in ci["jobs"]["test"]["strategy"]["matrix"]["python"]
+
+
+# GitHub-hosted runner labels: the ones available now, and the retired ones a workflow
+# must not name (a job naming one never gets a runner: no wheel is built).
+CURRENT_RUNNERS = {
+    "ubuntu-latest", "ubuntu-24.04", "ubuntu-22.04", "ubuntu-24.04-arm", "ubuntu-22.04-arm",
+    "macos-latest", "macos-14", "macos-15", "macos-15-intel", "macos-26",
+    "windows-latest", "windows-2022", "windows-2025", "windows-11-arm",
+}
+RETIRED_RUNNERS = {
+    "macos-13", "macos-12", "macos-11", "macos-10.15", "ubuntu-20.04", "ubuntu-18.04",
+    "windows-2019", "windows-2016",
+}
+
+
+def _runner_labels(workflow):
+    labels = []
+    for job in workflow["jobs"].values():
+        runs_on = job.get("runs-on", "")
+        if "matrix.os" in str(runs_on):
+            labels += job["strategy"]["matrix"]["os"]
+        else:
+            labels.append(runs_on)
+    return labels
+
+
+def test_workflows_name_only_current_runners():
+    yaml = pytest.importorskip("yaml")
+    for name in ("wheels.yml", "ci.yml"):
+        labels = _runner_labels(yaml.safe_load((ROOT / ".github/workflows" / name).read_text()))
+        assert labels
+        assert not set(labels) & RETIRED_RUNNERS, (name, set(labels) & RETIRED_RUNNERS)
+        assert set(labels) <= CURRENT_RUNNERS, (name, set(labels) - CURRENT_RUNNERS)
 
 
 def test_sdist_manifest_lists_every_source_kind():

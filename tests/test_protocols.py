@@ -213,7 +213,10 @@ FAKE_DIES = "import sys\nsys.stdin.readline()\nsys.exit(3)\n"
 FAKE_NONSENSE_GTP = textwrap.dedent("""\
     import sys
     for line in sys.stdin:
-        cmd = line.split()[0] if line.split() else ""
+        words = line.split()
+        if words and words[0].isdigit():      # a command id (this engine never echoes it)
+            words = words[1:]
+        cmd = words[0] if words else ""
         if cmd == "protocol_version":
             print("= 2\\n", flush=True)
         elif cmd == "genmove":
@@ -375,7 +378,7 @@ def test_nboard_own_limits_win_over_set_depth():
         out = io.StringIO()
         engine = NBoardEngine(out, cy.MCTSPlayer(iterations=777, seed=1, reuse_tree=False),
                               depth_sets_budget=depth_sets_budget)
-        engine.run(io.StringIO(f"nboard 2\nset depth {depth}\nset game {ggf}\nhint 64\n"))
+        engine.run(io.StringIO(f"nboard 2\nset depth {depth}\nset game {ggf}\nhint 64\n"), stop_at_eof=False)
         lines = [l for l in out.getvalue().splitlines() if l.startswith("search ")]
         return sum(int(l.split()[-1][:-len("visits")]) for l in lines)
 
@@ -390,7 +393,7 @@ def test_nboard_analyze_scores_every_position():
     out = io.StringIO()
     engine = NBoardEngine(out, cy.MCTSPlayer(iterations=300, seed=1), depth=1)
     # (No ping after it: a ping read after a command interrupts that command.)
-    engine.run(io.StringIO(f"nboard 2\nset game {ggf}\nanalyze\n"))
+    engine.run(io.StringIO(f"nboard 2\nset game {ggf}\nanalyze\n"), stop_at_eof=False)
     lines = out.getvalue().splitlines()
     analysis = [l.split() for l in lines if l.startswith("analysis ")]
     assert [int(a[1]) for a in analysis] == [5, 4, 3, 2, 1, 0]

@@ -1,7 +1,10 @@
 """cythello: a fast Othello (Reversi) engine -- bitboard rules and Monte Carlo Tree Search
 compiled with Cython, behind a small python-chess-like API."""
 from ._version import __version__
-from .errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, SettingsError
+from .errors import (
+    IllegalMoveError, InvalidBoardError, InvalidMoveError, PlayerBusyError, SettingsError,
+    WeightsError,
+)
 from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
 from .core._board import STARTING_BOARD_STRING, Board, LegalMoves, Outcome, transform_square
@@ -52,4 +55,5 @@ __all__ = [
     "MatchResult", "play_game", "run_match",
     "solve", "solve_moves", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
+    "PlayerBusyError", "WeightsError",
 ] + _squares.__all__

@@ -1,5 +1,6 @@
-"""The exceptions cythello raises.  All are ``ValueError`` or ``TypeError`` subclasses, so code
-that already catches those keeps working."""
+"""The exceptions cythello raises.  Bad input raises ``ValueError`` or ``TypeError``
+subclasses, so code that already catches those keeps working; misuse of a running search
+raises :class:`PlayerBusyError` (a ``RuntimeError``)."""
 
 
 class InvalidMoveError(ValueError):
@@ -21,3 +22,8 @@ class SettingsError(ValueError):
 class WeightsError(ValueError):
     """An evaluation weights file that is missing, corrupt, or made for another feature
     layout."""
+
+
+class PlayerBusyError(RuntimeError):
+    """A player (or tree, or solver) was asked to do something while it searches: search
+    again from its own progress callback, or reset from another thread."""

@@ -67,47 +67,81 @@ class PlayResult:
     info: Dict[str, Any] = field(default_factory=dict)
 
 
+MAX_LINE = 100_000            # characters of one engine line
+MAX_QUEUED = 10_000           # lines read ahead of the client; then the engine waits
+
+
 class _Pipe:
-    """A child process with line-oriented stdin/stdout; stdout is read on a thread."""
+    """A child process with line-oriented stdin/stdout; stdout is read on a thread, as
+    bytes decoded leniently, line length and lines queued both bounded.  The child runs
+    in a process group of its own, so closing kills whatever it started too."""
 
     def __init__(self, command: Command, stderr: Any = subprocess.DEVNULL) -> None:
         # A command string is split like a shell would (Windows paths keep backslashes).
         argv = (shlex.split(command, posix=os.name != "nt") if isinstance(command, str)
                 else list(command))
+        group: Dict[str, Any] = ({"start_new_session": True} if os.name != "nt" else
+                                 {"creationflags": getattr(subprocess,
+                                                           "CREATE_NEW_PROCESS_GROUP", 0)})
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                text=True, bufsize=1)
+                bufsize=0, **group)
         except OSError as exc:
             raise EngineTerminatedError(f"cannot start engine {argv!r}: {exc}") from exc
         self.argv = argv
-        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue(maxsize=MAX_QUEUED)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
+        stream = self.proc.stdout
+        try:
+            while True:
+                raw = stream.readline(MAX_LINE + 1)
+                if not raw:
+                    break
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    self.lines.put(_TOO_LONG)
+                    break                        # nothing sane follows: stop reading
+                self.lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
         self.lines.put(None)
 
     def send(self, line: str) -> None:
         try:
             assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.write((line + "\n").encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise EngineTerminatedError(f"engine {self.argv[0]} is gone ({exc})") from None
 
     def readline(self, timeout: float) -> str:
-        try:
-            line = self.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            raise EngineTimeoutError(f"engine {self.argv[0]} did not answer within "
-                                     f"{timeout:.1f} s") from None
+        """The next line, within ``timeout`` seconds however fast lines arrive; raises
+        when the engine exits, even if a process it started still holds its output."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineTimeoutError(f"engine {self.argv[0]} did not answer within "
+                                         f"{timeout:.1f} s")
+            try:
+                line = self.lines.get(timeout=min(left, 0.1))
+                break
+            except queue.Empty:
+                code = self.proc.poll()
+                if code is not None and self.lines.empty():
+                    raise EngineTerminatedError(f"engine {self.argv[0]} exited (code {code})") \
+                        from None
         if line is None:
             self.lines.put(None)                  # stay terminated for later reads
             code = self.proc.poll()
             raise EngineTerminatedError(f"engine {self.argv[0]} exited (code {code})")
+        if line is _TOO_LONG:
+            self.lines.put(None)
+            raise EngineProtocolError(f"engine {self.argv[0]} sent a line longer than "
+                                      f"{MAX_LINE:,} characters")
         return line
 
     def close(self, timeout: float = 2.0) -> None:
@@ -120,14 +154,32 @@ class _Pipe:
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                pass
+        self._kill_group()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream:
                     stream.close()
             except OSError:
                 pass
+
+    def _kill_group(self) -> None:
+        """Kill the engine and everything it started (its process group)."""
+        if os.name != "nt":
+            import signal
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
+        elif self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+_TOO_LONG = "<line too long>"
 
 
 class _Client:
@@ -251,23 +303,42 @@ class GtpClient(_Client):
 
     default_limit = Limit()
 
+    _ids = itertools.count(1)
+    _late = 0                     # replies still owed for commands that timed out
+
     def _command(self, text: str, timeout: Optional[float] = None) -> str:
-        self._pipe.send(text)
+        """Send one command with a fresh id and return the body of its reply.  A reply to
+        an earlier command that timed out (it came late) is skipped, so a timeout never
+        leaves the session out of step; engines that do not echo ids are followed by
+        counting the replies owed."""
+        ident = next(self._ids)
+        self._pipe.send(f"{ident} {text}")
         deadline = time.monotonic() + (timeout or self.timeout)
-        lines: List[str] = []
-        while True:
-            line = self._pipe.readline(deadline - time.monotonic())
-            if not line.strip():
-                if lines:
-                    break
-                continue
-            lines.append(line)
-        head = lines[0]
-        if head.startswith("?"):
-            raise EngineProtocolError(f"{self.name} refused {text!r}: {head[1:].strip()}")
-        if not head.startswith("="):
-            raise EngineProtocolError(f"{self.name} answered {head!r} to {text!r}")
-        return "\n".join([head[1:].strip()] + lines[1:]).strip()
+        try:
+            while True:
+                lines: List[str] = []
+                while True:
+                    line = self._pipe.readline(deadline - time.monotonic())
+                    if not line.strip():
+                        if lines:
+                            break
+                        continue
+                    lines.append(line)
+                head = lines[0]
+                if head[:1] not in ("=", "?"):
+                    raise EngineProtocolError(f"{self.name} answered {head!r} to {text!r}")
+                digits = len(head) - 1 - len(head[1:].lstrip("0123456789"))
+                echoed = head[1:1 + digits]
+                if (echoed and echoed != str(ident)) or (not echoed and self._late):
+                    self._late = max(0, self._late - 1)
+                    continue                          # an earlier command's late reply
+                body = head[1 + digits:].strip()
+                if head.startswith("?"):
+                    raise EngineProtocolError(f"{self.name} refused {text!r}: {body}")
+                return "\n".join([body] + lines[1:]).strip()
+        except EngineTimeoutError:
+            self._late += 1
+            raise
 
     def _handshake(self) -> None:
         version = self._command("protocol_version")

@@ -14,6 +14,7 @@ from .._version import __version__
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..search.players import MCTSPlayer
 from ..squares import BLACK, PASS, WHITE, parse_move, square_name
+from ._io import MAX_LINE, ascii_line, command_lines
 
 NAME = "cythello"
 
@@ -35,6 +36,13 @@ def clean_line(raw: str) -> str:
     """GTP input rules: drop control characters but HT and LF, HT to space, ``#`` comments."""
     line = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or ord(ch) >= 32)
     return line.split("#", 1)[0].strip()
+
+
+MAX_MOVE_TIME = 3600.0          # seconds: an absurd clock still gives a search a finite budget
+
+
+def _clamp_budget(seconds: float) -> float:
+    return min(MAX_MOVE_TIME, max(0.01, seconds))
 
 
 class GtpEngine:
@@ -83,7 +91,7 @@ class GtpEngine:
             return None
         words = line.split()
         ident = ""
-        if words[0].isdigit():
+        if words[0].isascii() and words[0].isdigit():
             ident, words = words[0], words[1:]
             if not words:
                 return f"?{ident} missing command\n\n"
@@ -94,13 +102,14 @@ class GtpEngine:
         try:
             result = handler(args)
         except (GtpError, IllegalMoveError, InvalidMoveError, ValueError, IndexError) as exc:
-            return f"?{ident} {exc}\n\n"
+            return f"?{ident} {ascii_line(str(exc))}\n\n"
         return f"={ident} {result}".rstrip(" ") + "\n\n"
 
     def run(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
         """Serve commands until ``quit`` or end of input."""
-        for raw in inp:
-            reply = self.handle(raw)
+        for raw in command_lines(inp):
+            reply = (f"? line longer than {MAX_LINE:,} characters\n\n" if raw is None
+                     else self.handle(raw))
             if reply is not None:
                 out.write(reply)
                 out.flush()
@@ -145,12 +154,14 @@ class GtpEngine:
             raise GtpError("syntax: play <color> <move>")
         colour = _colour(args[0])
         move = parse_move(args[1])
-        self._pass_if_forced(colour)
-        if self.board.turn != colour:
+        forced_pass = self.board.turn != colour and self.board.must_pass()
+        if self.board.turn != colour and not forced_pass:
             raise GtpError("wrong color")
-        if not self.board.is_legal(move):
-            raise GtpError("illegal move")
-        self.board.push(move)
+        try:
+            # With the other colour's forced pass inserted; a failed push changes nothing.
+            self.board.push(move, implicit_pass=forced_pass)
+        except IllegalMoveError:
+            raise GtpError("illegal move") from None
         return ""
 
     def _budget(self, colour: int) -> Optional[float]:
@@ -160,7 +171,7 @@ class GtpEngine:
         moves_left = max(4, (self.board.empties() + 1) // 2)
         if colour in self.time_left:
             seconds, stones = self.time_left[colour]
-            return max(0.01, 0.9 * seconds / (stones if stones > 0 else moves_left))
+            return _clamp_budget(0.9 * seconds / (stones if stones > 0 else moves_left))
         if self.main_time is None:
             return None
         if self.byo_stones == 0 and self.byo_time > 0:
@@ -168,7 +179,7 @@ class GtpEngine:
         per_move = 0.9 * self.main_time / moves_left
         if self.byo_stones > 0:
             per_move += 0.9 * self.byo_time / self.byo_stones
-        return max(0.01, per_move)
+        return _clamp_budget(per_move)
 
     def cmd_genmove(self, args: List[str]) -> str:
         """``genmove <color>``: search (within the clock), play and answer the move."""

@@ -18,10 +18,12 @@ from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
 from ..search.players import MCTSPlayer, SearchResult
 from ..squares import PASS, square_name
+from ._io import MAX_LINE, ascii_line, command_lines
 
 ITERATIONS_PER_DEPTH = 5_000
 MAX_TIME = 30.0
 NAME = "cythello"
+TOO_LONG = "<a line too long>"        # stands for an overlong input line
 
 
 def nboard_move(move: int) -> str:
@@ -62,25 +64,34 @@ class NBoardEngine:
     def send(self, line: str) -> None:
         """Write one line and flush it (NBoard reads nothing until the buffer is flushed)."""
         with self._write_lock:
-            self.out.write(line + "\n")
+            self.out.write(ascii_line(line, limit=MAX_LINE) + "\n")
             self.out.flush()
 
     # -- the loop ----------------------------------------------------------------------------
 
-    def run(self, inp: IO[str] = sys.stdin) -> None:
-        """Serve until end of input or ``quit``."""
+    def run(self, inp: IO[str] = sys.stdin, stop_at_eof: bool = True) -> None:
+        """Serve until end of input or ``quit``.  End of input means the GUI is gone, so
+        it stops a running search at once (the command still answers); with
+        ``stop_at_eof=False`` the commands read before it run in full (for scripts)."""
         # Each line travels with the number of pings read before it: a command is
         # interrupted by the pings read after it, even those read before it began.
         lines: "queue.Queue[Optional[tuple[str, int]]]" = queue.Queue()
 
         def reader() -> None:
-            for raw in inp:
+            for raw in command_lines(inp):
+                if raw is None:
+                    lines.put((TOO_LONG, self._pings_read))
+                    continue
                 line = raw.strip()
                 pings_before = self._pings_read
                 if line.split(" ", 1)[0] in ("ping", "quit"):
                     self._pings_read += 1
                     self.player.stop()          # interrupt a search at once
                 lines.put((line, pings_before))
+            if stop_at_eof:
+                # End of input: the GUI is gone, so whatever runs now is for nobody.
+                self._pings_read += 1
+                self.player.stop()
             lines.put(None)
 
         threading.Thread(target=reader, daemon=True, name="nboard-reader").start()
@@ -89,10 +100,14 @@ class NBoardEngine:
             if item is None or item[0] == "quit":
                 return
             line, self._pings_at_start = item
+            if line is TOO_LONG:
+                self.send(f"status error: a line longer than {MAX_LINE:,} characters was "
+                          f"ignored")
+                continue
             try:
                 self.handle(line)
             except Exception as exc:  # never die on bad input
-                self.send(f"status error: {type(exc).__name__}: {exc}".replace("\n", " "))
+                self.send(ascii_line(f"status error: {type(exc).__name__}: {exc}"))
 
     def handle(self, line: str) -> None:
         """Dispatch one command line; unknown commands are ignored, as the protocol asks."""

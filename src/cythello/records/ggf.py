@@ -2,21 +2,20 @@
 
 ``(;GM[Othello]PB[black]PW[white]RE[+12.000]BO[8 <64 squares> *]B[f5//1.2]W[d6/-1.50];)``
 -- ``BO`` uses ``*`` for black and ``O`` for white; a move item is ``square[/eval[/time]]``
-with ``PA`` for a pass.  Reading is lenient (unknown tags are kept, a leading ``1``/``2``
-before ``(;`` is skipped); writing emits passes explicitly, as GGS and Edax do.
+with ``PA`` for a pass.  Unknown tags are kept and a leading ``1``/``2`` before ``(;`` is
+skipped, but a record that is malformed (an unterminated tag, text between tags, a cut
+off board) is refused with :class:`~cythello.errors.InvalidBoardError`, never read as some
+other position.  Parsing takes time linear in the text.  Writing emits passes explicitly,
+as GGS and Edax do.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence
 
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from ..squares import BLACK, PASS, parse_move, square_name
-
-_TAG = re.compile(r"([A-Z]+)\[([^\]]*)\]")
-
 
 @dataclass
 class GgfMove:
@@ -118,6 +117,8 @@ def _parse_bo(value: str) -> Board:
 
 def parse_move_item(value: str) -> GgfMove:
     """``f5``, ``F5/-1.50``, ``d3//0.01`` or ``PA`` (also NBoard's ``move`` argument)."""
+    if not isinstance(value, str):
+        raise TypeError(f"a GGF move item is a str like 'f5/1.5', not {type(value).__name__}")
     fields = value.strip().split("/")
     move = parse_move(fields[0])
     ev = tm = None
@@ -131,16 +132,41 @@ def parse_move_item(value: str) -> GgfMove:
     return GgfMove(move, ev, tm)
 
 
+def _tags(body: str) -> Iterator["tuple[str, str]"]:
+    """The ``KEY[value]`` items of a record's body, in order, in one linear pass."""
+    i, n = 0, len(body)
+    while i < n:
+        if body[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < n and "A" <= body[j] <= "Z":
+            j += 1
+        if j == i or j >= n or body[j] != "[":
+            snippet = body[i:i + 20]
+            raise InvalidBoardError(f"malformed GGF: expected a tag like KEY[value] at "
+                                    f"{snippet!r}")
+        close = body.find("]", j + 1)
+        if close < 0:
+            raise InvalidBoardError(f"malformed GGF: tag {body[i:j]}[ is never closed")
+        yield body[i:j], body[j + 1:close]
+        i = close + 1
+
+
 def parse_game(text: str) -> GgfGame:
     """One ``(;…;)`` game."""
+    if not isinstance(text, str):
+        raise TypeError(f"a GGF game is a str, not {type(text).__name__}")
     body = text.strip()
     start = body.find("(;")
     end = body.rfind(";)")
     if start < 0 or end < start:
         raise InvalidBoardError("a GGF game is enclosed in '(;' and ';)'")
+    if body[start + 2:end].count("(;") or body[end + 2:].strip():
+        raise InvalidBoardError("malformed GGF: text after the end of the game")
     game = GgfGame(tags={})
     saw_board = False
-    for key, value in _TAG.findall(body[start + 2:end]):
+    for key, value in _tags(body[start + 2:end]):
         if key in ("B", "W"):
             game.moves.append(parse_move_item(value))
         elif key == "BO":

@@ -1,13 +1,21 @@
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 from typing_extensions import disjoint_base
 
 from ..core._board import Board
+from ..eval._patterns import PatternWeights
+
+SOLVER_BUILD: str
 
 @disjoint_base
 class Solver:
     nodes: int
+    def __new__(cls, table_bits: int = 20,
+                weights: Union[str, PatternWeights, None] = "default") -> Solver: ...
     def stop(self) -> None: ...
+    def clear_stop(self) -> None: ...
+    @property
+    def table_bytes(self) -> int: ...
     def solve(self, board: Board, alpha: int = -64, beta: int = 64,
               node_limit: Optional[int] = None, deadline: float = 0.0) -> Tuple[int, int, bool]: ...
     def move_scores(self, board: Board, node_limit: Optional[int] = None,

@@ -35,6 +35,8 @@ from cythello.eval._patterns cimport PatternWeights, evaluator_function
 include "_endgame_impl.pxi"
 
 from cythello.core._cpu import load_v3
+from cythello.errors import PlayerBusyError, SettingsError
+from cythello.search.settings import check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
 ctypedef int (*pvs_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
@@ -64,10 +66,8 @@ cdef class Solver:
     cdef PatternWeights weights
     cdef readonly unsigned long long nodes
 
-    def __cinit__(self, int table_bits=DEFAULT_TT_BITS, weights="default"):
-        if not 10 <= table_bits <= 28:
-            raise ValueError(f"table_bits must be between 10 and 28, not {table_bits}")
-        self.table.bits = table_bits
+    def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default"):
+        self.table.bits = check_int("table_bits", table_bits, 10, 28)
         self.table.entries = NULL
         self.table.date = 0
         if isinstance(weights, str) and weights == "default":
@@ -94,15 +94,19 @@ cdef class Solver:
         """Memory held by the transposition table (allocated at the first deep solve)."""
         return (2 << self.table.bits) * sizeof(Entry) if self.table.entries != NULL else 0
 
-    def solve(self, Board board not None, int alpha=-64, int beta=64, node_limit=None,
-              double deadline=0.0):
+    def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
+              deadline=0.0):
         """``(score, best move, aborted)`` for the side to move.  The score is exact inside
         ``(alpha, beta)`` and a bound outside it; ``deadline`` is ``time.monotonic()``
         seconds (0: none).  A game that is over scores its final result with PASS."""
-        if not -64 <= alpha < beta <= 64:
-            raise ValueError(f"need -64 <= alpha < beta <= 64, got ({alpha}, {beta})")
+        cdef int lo = check_int("alpha", alpha, -64, 63), hi = check_int("beta", beta, -63, 64)
+        if not alpha < beta:
+            raise SettingsError(f"need alpha < beta, got ({alpha}, {beta})")
+        if node_limit is not None:
+            check_int("node_limit", node_limit, 1, 2**63 - 1)
+        cdef double until = check_number("deadline", deadline, 0, float("inf"))
         if self.running:
-            raise RuntimeError("this Solver is solving in another thread")
+            raise PlayerBusyError("this Solver is solving in another thread")
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
         cdef Context ctx
@@ -116,19 +120,19 @@ cdef class Solver:
         ctx.evaluate = evaluator_function() if self.weights is not None else NULL
         ctx.nodes = 0
         ctx.node_limit = 0 if node_limit is None else node_limit
-        ctx.deadline = deadline
+        ctx.deadline = until
         ctx.stop_flag = &self.stop_flag
         ctx.aborted = False
         self.running = True
         try:
             with nogil:
-                score = PVS(&ctx, P, O, alpha, beta, empties, &best_move)
+                score = PVS(&ctx, P, O, lo, hi, empties, &best_move)
         finally:
             self.running = False
         self.nodes = ctx.nodes
         return score, best_move, bool(ctx.aborted)
 
-    def move_scores(self, Board board not None, node_limit=None, double deadline=0.0):
+    def move_scores(self, Board board not None, node_limit=None, deadline=0.0):
         """Exact score of every legal move (``{move: score}``), or None when aborted."""
         scores = {}
         total = 0

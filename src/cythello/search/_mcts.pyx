@@ -27,7 +27,9 @@ from cythello.search._pool cimport (
 from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, eval_fn
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
+from cythello.errors import PlayerBusyError, SettingsError
 from cythello.search._rollout import ROLLOUT_POLICIES
+from cythello.search.settings import MAX_NODES, check_int, check_number
 
 from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
 
@@ -121,26 +123,25 @@ cdef class SearchTree:
     cdef bint running              # a run() is in progress (set and read under the GIL)
     cdef readonly uint64_t total_iterations
 
-    def __cinit__(self, Board board not None, *, double exploration=1.4142135623730951,
-                  str rollout="random", seed=0, max_nodes=4_000_000, double disc_weight=0.0,
-                  int expand_after=1, double progressive_bias=0.0,
-                  PatternWeights evaluator=None, double eval_scale=8.0,
-                  double minimax_weight=0.0, double leaf_eval=0.0):
+    def __cinit__(self, Board board not None, *, exploration=1.4142135623730951,
+                  str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
+                  expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
+                  eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0):
+        # Every setting is checked by cythello.search.settings, as the players' are.
         if rollout not in ROLLOUT_POLICIES:
-            raise ValueError(f"rollout must be one of {sorted(ROLLOUT_POLICIES)}, not {rollout!r}")
-        if not 16 <= max_nodes <= 0xFFFFFFF0:
-            raise ValueError(f"max_nodes must be between 16 and 4294967280, not {max_nodes}")
-        self.exploration = exploration
+            raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
+                                f"not {rollout!r}")
         self.policy = ROLLOUT_POLICIES[rollout]
-        self.disc_weight = disc_weight
-        if not 0.0 <= progressive_bias <= 100.0:
-            raise ValueError(f"progressive_bias must be between 0 and 100, not {progressive_bias}")
-        self.bias = progressive_bias
-        self.expand_after = expand_after if expand_after > 0 else 1
-        if not 0.0 <= minimax_weight <= 1.0 or not 0.0 <= leaf_eval <= 1.0:
-            raise ValueError("minimax_weight and leaf_eval must be between 0 and 1")
-        if not 0.1 <= eval_scale <= 100.0:
-            raise ValueError(f"eval_scale must be between 0.1 and 100 discs, not {eval_scale}")
+        self.exploration = check_number("exploration", exploration, 0, 100)
+        check_int("max_nodes", max_nodes, 16, MAX_NODES)
+        self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
+        self.expand_after = check_int("expand_after", expand_after, 1, 1 << 20)
+        self.bias = check_number("progressive_bias", progressive_bias, 0, 100)
+        minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
+        leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
+        eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
         self.eval_weights = NULL
         self.evaluate = NULL
         if evaluator is not None:
@@ -150,9 +151,10 @@ cdef class SearchTree:
         self.minimax_weight = minimax_weight if evaluator is not None else 0.0
         self.leaf_eval = leaf_eval if evaluator is not None else 0.0
         cdef int i
+        cdef float scale = eval_scale
         for i in range(WIN_TABLE):
             self.win_prob[i] = 1.0 / (1.0 + expf(-((i << WIN_SHIFT) - VALUE_LIMIT)
-                                                 / <float>(EVAL_SCALE * eval_scale)))
+                                                 / (EVAL_SCALE * scale)))
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         if pool_init(&self.pool, <uint32_t>max_nodes) != 0:
             raise MemoryError("cannot allocate the node pool")
@@ -401,7 +403,9 @@ cdef class SearchTree:
             if cy_load_flag(&self.stop_flag):
                 done[0] = n
                 return STOP_SIGNAL
-            if deadline > 0 and n % CLOCK_EVERY == 0 and cy_monotonic() >= deadline:
+            # The clock is read after the first iteration and then every CLOCK_EVERY: each
+            # call makes progress, however close its deadline.
+            if deadline > 0 and n % CLOCK_EVERY == 1 and cy_monotonic() >= deadline:
                 done[0] = n
                 return STOP_TIME
             if self._iterate() != 0:               # it still counted: it was backed up
@@ -411,18 +415,20 @@ cdef class SearchTree:
 
     # -- Python interface ------------------------------------------------------------------
 
-    def run(self, iterations=None, double deadline=0.0):
+    def run(self, iterations=None, deadline=0.0):
         """Search until ``iterations`` more iterations (None: no limit) or the monotonic
         ``deadline`` (``time.monotonic()`` seconds; 0: none).  Returns ``(iterations done,
         stop reason)``.  The GIL is released throughout."""
-        cdef uint64_t limit = 0xFFFFFFFFFFFFFFFF if iterations is None else iterations
+        cdef uint64_t limit = 0xFFFFFFFFFFFFFFFF if iterations is None else check_int(
+            "iterations", iterations, 0, 2**64 - 2)
+        cdef double until = check_number("deadline", deadline, 0, float("inf"))
         cdef uint64_t done = 0
         cdef int reason
         self._check_idle()
         self.running = True
         try:
             with nogil:
-                reason = self._run(limit, deadline, &done)
+                reason = self._run(limit, until, &done)
         finally:
             self.running = False
         self.total_iterations += done
@@ -432,7 +438,7 @@ cdef class SearchTree:
         # One thread searches a tree at a time, and nobody reads it meanwhile: the arena
         # may move under a reader when it grows.
         if self.running:
-            raise RuntimeError("this SearchTree is searching in another thread")
+            raise PlayerBusyError("this SearchTree is searching in another thread")
 
     def stop(self):
         """Ask a running search to return as soon as possible (safe from any thread).  The
@@ -487,12 +493,14 @@ cdef class SearchTree:
             return None
         return -self.pool.nodes[0].value / <double>EVAL_SCALE
 
-    def child_stats(self, int idx=0):
+    def child_stats(self, idx=0):
         """``[(move, visits, reward sum, proof, node index, value), ...]`` of a node's
         children; ``value`` is the evaluation's minimax estimate of the final disc
         difference for the player making the move (None without an evaluation)."""
         self._check_idle()
-        if not 0 <= idx < <int>self.pool.size:
+        if isinstance(idx, bool) or not isinstance(idx, int):
+            raise TypeError(f"a node index is an int, not {type(idx).__name__}")
+        if not 0 <= idx < self.pool.size:
             raise IndexError(f"node index {idx} out of range 0-{self.pool.size - 1}")
         cdef Node* nodes = self.pool.nodes
         if not nodes[idx].flags & FLAG_EXPANDED:
@@ -503,8 +511,9 @@ cdef class SearchTree:
                  nodes[i].value / <double>EVAL_SCALE if evaluated else None)
                 for i in range(first, first + nodes[idx].num_children)]
 
-    def principal_variation(self, int max_length=60):
+    def principal_variation(self, max_length=60):
         """The most-visited line from the root."""
+        check_int("max_length", max_length, 0, 1000)
         pv = []
         idx = 0
         while len(pv) < max_length:
@@ -531,11 +540,12 @@ cdef class SearchTree:
                         nodes[i].proven != UNPROVEN))
         return out
 
-    def advance(self, Board board not None, int max_plies=4):
+    def advance(self, Board board not None, max_plies=4):
         """Re-root the tree at ``board`` if it is within ``max_plies`` moves of the current
         root, keeping that subtree's statistics and releasing the rest; otherwise start a
         fresh tree there.  Returns True when statistics were kept."""
         self._check_idle()
+        check_int("max_plies", max_plies, 0, 60)
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
         if P == self.root_pos.P and O == self.root_pos.O and board.turn == self._turn_at(0):

@@ -1,9 +1,11 @@
 # cython: language_level=3
 """Node pool implementation: allocation by capacity doubling up to a cap, and compaction
 of one subtree to the front of the arena (tree reuse between moves)."""
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
+
+from cythello.core._platform cimport cy_popcount
 
 cdef uint32_t INITIAL_CAPACITY = 1 << 14
 
@@ -54,30 +56,43 @@ cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil:
 
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
     """Make the subtree under ``new_root`` the whole tree, rooted at index 0, keeping every
-    statistic; the rest returns to the pool.  Breadth-first copy, so each sibling block stays
-    consecutive.  0 on success, -1 without memory (the pool is then unchanged)."""
-    cdef Node* old = pool.nodes
-    cdef Node* fresh = <Node*>malloc(pool.capacity * sizeof(Node))
-    cdef uint32_t* origin = <uint32_t*>malloc(pool.capacity * sizeof(uint32_t))
-    cdef uint32_t head = 0, size = 1, k, j, src
-    if fresh == NULL or origin == NULL:
-        free(fresh)
-        free(origin)
+    statistic; the rest returns to the pool.  0 on success, -1 without memory (the pool is
+    then unchanged).
+
+    Compacted in place, so tree reuse never needs a second arena (a memory budget stays a
+    hard bound): a node's children are always allocated after the node itself, so one
+    forward pass marks the subtree, and moving each kept node down to its rank among the
+    kept ones never overwrites a node still to be moved.  Sibling blocks stay consecutive
+    and in order.  The extra memory is a bitmap and a rank per 64 nodes (3 bytes per 16
+    nodes)."""
+    cdef Node* nodes = pool.nodes
+    cdef uint32_t size = pool.size, words = (size + 63) >> 6, i, j, w, kept = 0, c
+    cdef uint64_t* mark = <uint64_t*>calloc(words, sizeof(uint64_t))
+    cdef uint32_t* rank = <uint32_t*>malloc(words * sizeof(uint32_t))
+    if mark == NULL or rank == NULL:
+        free(mark)
+        free(rank)
         return -1
-    fresh[0] = old[new_root]
-    origin[0] = new_root
-    while head < size:
-        src = origin[head]
-        if old[src].flags & FLAG_EXPANDED:
-            k = old[src].num_children
-            fresh[head].first_child = size
-            for j in range(k):
-                fresh[size + j] = old[old[src].first_child + j]
-                origin[size + j] = old[src].first_child + j
-            size += k
-        head += 1
-    free(origin)
-    free(old)
-    pool.nodes = fresh
-    pool.size = size
+    mark[new_root >> 6] |= (<uint64_t>1) << (new_root & 63)
+    for i in range(new_root, size):
+        if mark[i >> 6] >> (i & 63) & 1 and nodes[i].flags & FLAG_EXPANDED:
+            for c in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
+                mark[c >> 6] |= (<uint64_t>1) << (c & 63)
+    for w in range(words):
+        rank[w] = kept
+        kept += cy_popcount(mark[w])
+    for i in range(new_root, size):
+        if mark[i >> 6] >> (i & 63) & 1:
+            j = _rank(mark, rank, i)
+            nodes[j] = nodes[i]
+            if nodes[j].flags & FLAG_EXPANDED:
+                nodes[j].first_child = _rank(mark, rank, nodes[j].first_child)
+    pool.size = kept
+    free(mark)
+    free(rank)
     return 0
+
+
+cdef inline uint32_t _rank(const uint64_t* mark, const uint32_t* rank, uint32_t i) noexcept nogil:
+    """How many marked nodes come before node ``i``."""
+    return rank[i >> 6] + cy_popcount(mark[i >> 6] & (((<uint64_t>1) << (i & 63)) - 1))

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Dict, Optional
 
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
+from ..errors import InvalidBoardError
 from ..squares import square_name
 from ._endgame import Solver
+from .settings import check_int, deadline
 
 
 class SolveAborted(RuntimeError):
@@ -42,23 +43,13 @@ class SolveResult:
         return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
 
 
-def _deadline(time_limit: Optional[float]) -> float:
-    if time_limit is None:
-        return 0.0
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-            or not time_limit > 0:
-        raise SettingsError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    return time.monotonic() + float(time_limit)
-
-
 def _check(board: Board, node_limit: Optional[int]) -> None:
     if not isinstance(board, Board):
         raise TypeError(f"solve needs a cythello.Board, not {type(board).__name__}")
     if board.is_game_over():
         raise InvalidBoardError("the game is over: there is nothing to solve")
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
-                                   or node_limit < 1):
-        raise SettingsError(f"node_limit must be a positive int, not {node_limit!r}")
+    if node_limit is not None:
+        check_int("node_limit", node_limit, 1, 2**63 - 1)
 
 
 def solve(board: Board, time_limit: Optional[float] = None,
@@ -67,7 +58,7 @@ def solve(board: Board, time_limit: Optional[float] = None,
     _check(board, node_limit)
     solver = solver or Solver()
     start = time.monotonic()
-    score, move, aborted = solver.solve(board, -64, 64, node_limit, _deadline(time_limit))
+    score, move, aborted = solver.solve(board, -64, 64, node_limit, deadline(time_limit))
     if aborted:
         raise SolveAborted(f"solve stopped after {solver.nodes:,} nodes, "
                            f"{time.monotonic() - start:.2f} s")
@@ -79,7 +70,7 @@ def solve_moves(board: Board, time_limit: Optional[float] = None,
     """The exact score of every legal move, as the ``.obf`` files list them."""
     _check(board, node_limit)
     solver = Solver()
-    scores = solver.move_scores(board, node_limit, _deadline(time_limit))
+    scores = solver.move_scores(board, node_limit, deadline(time_limit))
     if scores is None:
         raise SolveAborted("solve_moves hit its limit")
     return dict(scores)

@@ -15,13 +15,16 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
+from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
 from ..eval.weights import default_weights, load_weights
-from ..squares import square_name
+from ..squares import PASS, square_name
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
-from ._rollout import random_seed
+from ._rollout import ROLLOUT_POLICIES, random_seed
+from .settings import (
+    MAX_ITERATIONS, MAX_NODES, MAX_THREADS, check_int, check_number, check_time,
+)
 
 try:  # Python 3.8+: typing.Protocol
     from typing import Protocol
@@ -33,11 +36,9 @@ __all__ = [
 ]
 
 SQRT2 = math.sqrt(2.0)
-MAX_ITERATIONS = 10**12
-MAX_TIME_LIMIT = 7 * 24 * 3600.0
-MAX_THREADS = 256
 DEFAULT_MAX_NODES = 4_000_000          # 24-byte nodes: about 96 MB per tree at most
 ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
+MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 
 # The difficulty presets.  Each level was checked to beat the one below it clearly
 # (benchmarks/strength.py prints the match table).
@@ -147,34 +148,6 @@ class SearchResult:
         return d
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if not low <= value <= high:
-        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
-    return value
-
-
-def _check_number(name: str, value: object, low: float, high: float,
-                  low_open: bool = False, range_text: str = "") -> float:
-    """A number in [low, high] (or (low, high] with ``low_open``), as a float."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    if not ((low < value if low_open else low <= value) and value <= high):
-        raise SettingsError(f"{name} must be {range_text or f'between {low:g} and {high:g}'}, "
-                            f"not {value}")
-    return float(value)
-
-
-def _check_time(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"time_limit must be a number of seconds, not {type(value).__name__}")
-    t = float(value)
-    if not (t > 0 and t <= MAX_TIME_LIMIT):
-        raise SettingsError(f"time_limit must be more than 0 and at most a week, not {value}")
-    return t
-
-
 class MCTSPlayer:
     """Monte Carlo Tree Search player.
 
@@ -226,44 +199,42 @@ class MCTSPlayer:
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
         if iterations is None and time_limit is None:
             iterations = 1000
-        self.iterations = None if iterations is None else _check_int(
+        self.iterations = None if iterations is None else check_int(
             "iterations", iterations, 1, MAX_ITERATIONS)
-        self.time_limit = None if time_limit is None else _check_time(time_limit)
-        self.exploration = _check_number("exploration", exploration, 0, 100)
-        if rollout not in ("random", "heuristic"):
-            raise SettingsError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        self.time_limit = None if time_limit is None else check_time(time_limit)
+        self.exploration = check_number("exploration", exploration, 0, 100)
+        if rollout not in ROLLOUT_POLICIES:
+            raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
+                                f"not {rollout!r}")
         self.rollout = rollout
-        self.threads = _check_int("threads", threads, 1, MAX_THREADS)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         self.seed = seed
         self.reuse_tree = bool(reuse_tree)
         if max_memory_mb is not None:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
-            budget = _check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
+            budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
                                    range_text="more than 0 and at most 1 TB")
             max_nodes = int(budget * 2**20 / NODE_BYTES / threads)
-            max_nodes = min(max(max_nodes, 16), 0xFFFFFFF0)
-        self.max_nodes = _check_int("max_nodes", max_nodes, 16, 0xFFFFFFF0)
-        if not (isinstance(disc_weight, (int, float)) and 0 <= disc_weight <= 1):
-            raise SettingsError(f"disc_weight must be between 0 and 1, not {disc_weight!r}")
-        self.disc_weight = float(disc_weight)
+            max_nodes = min(max(max_nodes, 16), MAX_NODES)
+        self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
+        self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
         if on_progress is not None and not callable(on_progress):
             raise TypeError("on_progress must be callable")
         self.on_progress = on_progress
-        if not (isinstance(progress_interval, (int, float)) and progress_interval > 0):
-            raise SettingsError(f"progress_interval must be positive, not {progress_interval!r}")
-        self.progress_interval = float(progress_interval)
-        self.endgame_empties = _check_int("endgame_empties", endgame_empties, 0, 60)
-        self.progressive_bias = _check_number("progressive_bias", progressive_bias, 0, 100)
+        self.progress_interval = check_time(progress_interval, "progress_interval")
+        self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 60)
+        self.progressive_bias = check_number("progressive_bias", progressive_bias, 0, 100)
         self.eval_weights = _weights_setting(eval_weights)
-        self.eval_scale = _check_number("eval_scale", eval_scale, 0.1, 100)
-        self.minimax_weight = _check_number("minimax_weight", minimax_weight, 0, 1)
-        self.leaf_eval = _check_number("leaf_eval", leaf_eval, 0, 1)
+        self.eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
+        self.minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
+        self.leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
         self._solver = Solver()
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._search_lock = threading.Lock()   # one search at a time per player
+        self._searching_thread: Optional[int] = None
 
     @classmethod
     def preset(cls, name: str, **overrides: object) -> "MCTSPlayer":
@@ -300,8 +271,21 @@ class MCTSPlayer:
             tree.stop()
 
     def reset(self) -> None:
-        """Forget the tree kept for reuse."""
-        self._trees = []
+        """Forget the tree kept for reuse.  Refused (:class:`PlayerBusyError`) while the
+        player searches: the search still uses the tree."""
+        self._check_not_searching("reset()")
+        if not self._search_lock.acquire(blocking=False):
+            raise PlayerBusyError("reset() while this player searches in another thread; "
+                                  "stop() it and wait for the search to return")
+        try:
+            self._trees = []
+        finally:
+            self._search_lock.release()
+
+    def _check_not_searching(self, what: str) -> None:
+        if self._searching_thread == threading.get_ident():
+            raise PlayerBusyError(f"{what} was called from this player's own on_progress "
+                                  f"callback, inside its search; call it after the search")
 
     def __reduce__(self) -> Any:
         # Settings only: trees, the solver and locks belong to one process.
@@ -337,8 +321,13 @@ class MCTSPlayer:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
         ``time_limit`` override the player's limits for this search only.  Searches of one
         player from several threads run one after another."""
+        self._check_not_searching("search()")
         with self._search_lock:
-            return self._search(board, iterations, time_limit, on_progress)
+            self._searching_thread = threading.get_ident()
+            try:
+                return self._search(board, iterations, time_limit, on_progress)
+            finally:
+                self._searching_thread = None
 
     def _search(
         self,
@@ -354,9 +343,9 @@ class MCTSPlayer:
         if iterations is None and time_limit is None:
             iterations, time_limit = self.iterations, self.time_limit
         if iterations is not None:
-            iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+            iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
         if time_limit is not None:
-            time_limit = _check_time(time_limit)
+            time_limit = check_time(time_limit)
         on_progress = on_progress or self.on_progress
 
         self._stop.clear()
@@ -392,7 +381,9 @@ class MCTSPlayer:
         while True:
             chunk_end = deadline
             if on_progress is not None:
-                tick = time.monotonic() + self.progress_interval
+                # At most a thousand reports a second (each chunk runs at least one
+                # iteration in C, so a tiny interval still makes progress).
+                tick = time.monotonic() + max(self.progress_interval, MIN_PROGRESS_INTERVAL)
                 chunk_end = tick if deadline == 0.0 else min(deadline, tick)
             if n == 1:
                 work(0, chunk_end)
@@ -440,6 +431,10 @@ class MCTSPlayer:
                            sum(vals) / len(vals) if vals else None)
                  for m, (v, r, p, vals) in merged.items()]
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
+        if not any(s.visits for s in moves) and not any(s.proof for s in moves):
+            # Stopped before the first iteration (a stop during the endgame solve, say):
+            # still answer with a legal move, the evaluation's choice when there is one.
+            moves = [_untried_move(board, self.eval_weights)]
         proofs = [t.root_proof for t in self._trees if t.root_proof]
         root_visits = sum(t.root_visits for t in self._trees)
         total_reward = sum(row[1] for row in merged.values())
@@ -455,6 +450,20 @@ class MCTSPlayer:
             proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
+
+
+def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
+    """Stats for a move chosen without search: the evaluation's best, else the first."""
+    legal = list(board.legal_moves)
+    if weights is None or legal == [PASS]:
+        return MoveStats(legal[0], 0, 0.5)
+    values = []
+    for move in legal:
+        child = board.copy(stack=False)
+        child.push(move)
+        values.append((-weights.evaluate(child), move))
+    value, move = max(values)
+    return MoveStats(move, 0, 0.5, None, None, value)
 
 
 def _player_from_settings(settings: Dict[str, Any]) -> MCTSPlayer:

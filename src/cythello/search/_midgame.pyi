@@ -1,0 +1,11 @@
+from typing import Any, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core._board import Board
+from ..eval._patterns import PatternWeights
+
+def search(board: Board, depth: int, weights: PatternWeights) -> Tuple[float, int, int]: ...
+def search_many(own: Any, opp: Any, depth: int,
+                weights: PatternWeights) -> npt.NDArray[np.float64]: ...
