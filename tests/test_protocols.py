@@ -31,20 +31,58 @@ START_GGF = ("(;GM[Othello]PC[NBoard]PB[]PW[]RE[?]TI[5:00]TY[8]BO[8 -------- ---
              "-------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[F6];)")
 
 
+class Session:
+    """An engine process driven line by line, as a GUI does: the input stays open while
+    answers are awaited (end of input tells an NBoard engine that the GUI is gone)."""
+
+    def __init__(self, args):
+        self.proc = subprocess.Popen(CYTHELLO + args, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = []
+
+    def send(self, *lines):
+        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def until(self, predicate, limit=60):
+        import time
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise AssertionError(f"the engine ended; it said {self.lines[-5:]}")
+            self.lines.append(line.rstrip("\n"))
+            if predicate(self.lines[-1]):
+                return self.lines[-1]
+        raise AssertionError("no answer in time")
+
+    def close(self):
+        self.proc.stdin.close()
+        rest = self.proc.stdout.read()
+        self.lines += rest.splitlines()
+        return self.proc.wait(30)
+
+
 def test_nboard_dialogue():
-    script = "\n".join([
-        "nboard 2", "set depth 1", f"set game {START_GGF}", "ping 1", "hint 2", "go",
-        "set contempt 100", "move E6/0.50/1.2", "this is not a command", "move Z9",
-        "move F4", "ping 2", "learn", "go",
-    ]) + "\n"
-    out = run_cli(["nboard", "--seed", "1"], script)
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    engine = Session(["nboard", "--seed", "1"])
+    engine.send("nboard 2", "set depth 1", f"set game {START_GGF}", "ping 1", "hint 2")
+    engine.until(lambda l: l == "status cythello is waiting")
+    engine.send("go")
+    engine.until(lambda l: l.startswith("=== "))
+    engine.send("set contempt 100", "move E6/0.50/1.2", "this is not a command", "move Z9",
+                "move F4", "ping 2", "learn", "go")
+    engine.until(lambda l: l.startswith("=== ") and len([x for x in engine.lines
+                                                          if x.startswith("=== ")]) == 2)
+    assert engine.close() == 0
+    lines = engine.lines
     assert lines[0] == "set myname cythello"
     assert "set myname cythello1" in lines
     assert lines.index("pong 1") < lines.index("pong 2")
     search = [l for l in lines if l.startswith("search ")]
     assert len(search) == 2 and all(len(l.split()) >= 5 for l in search)
+    # Evaluations are discs for the side to move, depths what the search reached.
+    for line in search:
+        assert -64 <= float(line.split()[2]) <= 64 and line.split()[4].isdigit()
     moves = [l for l in lines if l.startswith("=== ")]
     assert len(moves) == 2
     first = moves[0].split()[1].split("/")
@@ -279,7 +317,7 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
     nboard = f"nboard:{PY} -m cythello nboard"
     out = run_cli(["match", "easy", nboard, "--games", "1", "--seed", "2"])
     assert out.returncode == 0, out.stderr
-    assert "easy vs nboard" in out.stdout
+    assert "easy against nboard" in out.stdout and "from easy's side" in out.stdout
 
 
 def test_cli_play_a_whole_game_through_stdin():
@@ -423,17 +461,31 @@ def test_nboard_ping_stops_analyze():
 
 
 def test_make_player_specs():
-    from cythello.cli import make_player
+    from cythello.cli.common import make_player
     p = make_player("mcts:iterations=300,rollout=random,endgame_empties=10,progressive_bias=2,time=1.5")
     assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit) == \
         (300, "random", 10, 2.0, 1.5)
     assert make_player("mcts:preset=hard,threads=2").threads == 2
     assert make_player("hard").iterations == cy.PRESETS["hard"]["iterations"]
     assert isinstance(make_player("random", seed=1), cy.RandomPlayer)
-    with pytest.raises(cy.SettingsError, match="unknown mcts setting"):
+    with pytest.raises(cy.SettingsError, match="unknown setting 'flavour'"):
         make_player("mcts:flavour=vanilla")
     with pytest.raises(cy.SettingsError, match="unknown player"):
         make_player("gtp:")
+    # A bad value names the setting and the type it needs.
+    with pytest.raises(cy.SettingsError, match="iterations .* expects an integer, not 'abc'"):
+        make_player("mcts:iterations=abc")
+    with pytest.raises(cy.SettingsError, match="needs a value"):
+        make_player("mcts:iterations")
+    assert make_player("mcts:leaf_eval=1,eval_weights=default").leaf_eval == 1.0
+    assert make_player("alphabeta:depth=3").depth == 3
+
+
+def test_every_player_setting_has_a_spec_type():
+    import inspect
+    from cythello.cli.common import MCTS_SETTINGS
+    names = set(inspect.signature(cy.MCTSPlayer).parameters) - {"on_progress"}
+    assert names == set(MCTS_SETTINGS)
 
 
 def test_gtp_time_budget():
@@ -442,9 +494,12 @@ def test_gtp_time_budget():
     assert engine._budget(cy.BLACK) is None                   # no clock: own limits
     engine.handle("time_settings 0 5 0")
     assert engine._budget(cy.BLACK) is None                   # GTP: no time limit
+    from cythello.search.clock import Clock
     engine.handle("time_settings 300 0 0")                    # 300 s absolute, 30 moves left
-    assert engine._budget(cy.BLACK) == pytest.approx(0.9 * 300 / 30)
+    assert engine._budget(cy.BLACK) == pytest.approx(Clock(300).budget(60))
+    assert 8 < engine._budget(cy.BLACK) < 300 / 30              # an even share, less a reserve
     engine.handle("time_left b 10 2")                         # byo-yomi: 2 stones in 10 s
-    assert engine._budget(cy.BLACK) == pytest.approx(4.5)
+    assert engine._budget(cy.BLACK) == pytest.approx(Clock(10, 0, 2).budget(60))
+    assert engine._budget(cy.BLACK) <= 10 / 3                  # never close to the flag
     engine.handle("time_left w 0 0")
     assert engine._budget(cy.WHITE) == 0.01

@@ -11,7 +11,9 @@ from .core._board import STARTING_BOARD_STRING, Board, LegalMoves, Outcome, tran
 from .core._perft import perft
 from .search._rollout import PlayoutStats, random_playouts
 from .records.obf import ObfPosition, parse_obf_line, read_obf
-from .search.players import MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult
+from .search.players import (
+    AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
+)
 from .match import MatchResult, play_game, run_match
 
 
@@ -51,7 +53,8 @@ __all__ = [
     "Board", "LegalMoves", "Outcome", "STARTING_BOARD_STRING", "perft", "random_playouts",
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
-    "MCTSPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult", "MoveStats",
+    "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
+    "MoveStats",
     "MatchResult", "play_game", "run_match",
     "solve", "solve_moves", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",

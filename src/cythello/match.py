@@ -59,10 +59,15 @@ class MatchResult:
         return elo_difference(self.wins, self.draws, self.losses)
 
     def summary(self) -> str:
-        """``+W =D -L  score S  Elo E ± M`` on one line."""
+        """``+W =D -L  score S  Elo E ± M`` on one line; a perfect score (all won or all
+        lost) has no finite estimate, so its line gives the 95% bound instead."""
+        head = f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}"
+        if self.played and self.wins in (0, self.played) and self.draws == 0:
+            bound = elo_bound(self.wins, self.draws, self.losses)
+            relation = ">" if self.wins else "<"
+            return f"{head}  Elo {relation} {bound:+.0f} (95% bound)"
         diff, margin = self.elo()
-        return (f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}  "
-                f"Elo {diff:+.0f} ± {margin:.0f}")
+        return f"{head}  Elo {diff:+.0f} ± {margin:.0f}"
 
 
 def _elo(score: float) -> float:
@@ -83,6 +88,17 @@ def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
     half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     low, high = _elo(centre - half), _elo(centre + half)
     return _elo(score), (high - low) / 2
+
+
+def elo_bound(wins: int, draws: int, losses: int) -> float:
+    """The Elo bound a perfect score supports: the lower end of the 95% Wilson interval
+    after all wins (the upper end after all losses)."""
+    n = wins + draws + losses
+    score = (wins + 0.5 * draws) / n
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return _elo(centre - half) if score >= 0.5 else _elo(centre + half)
 
 
 def _play_pairing(first: Any, second: Any, g: int,

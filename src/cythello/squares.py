@@ -12,6 +12,7 @@ from .errors import InvalidMoveError
 __all__ = [
     "BLACK", "WHITE", "COLOR_NAMES", "COLOR_SYMBOLS", "PASS", "FILE_NAMES", "RANK_NAMES",
     "SQUARE_NAMES", "SQUARES", "PASS_NAMES", "square", "square_file", "square_rank",
+    "record_move",
     "square_name", "parse_square", "parse_move", "move_from", "squares_of",
 ] + [f + r for r in "12345678" for f in "ABCDEFGH"]
 
@@ -66,6 +67,15 @@ def square_name(move: int) -> str:
     if not 0 <= move < 64:
         raise InvalidMoveError(f"square index out of range 0-63: {move}")
     return SQUARE_NAMES[move]
+
+
+def record_move(move: int, upper: bool = False) -> str:
+    """A move as game records and protocols write it: ``f5`` (``F5`` with ``upper``, as
+    NBoard and OBF do) and ``PA`` for a pass (GGF, NBoard, OBF)."""
+    name = square_name(move)
+    if move == PASS:
+        return "PA"
+    return name.upper() if upper else name
 
 
 def parse_square(name: str) -> int:

@@ -27,7 +27,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..records.ggf import GgfGame, parse_move_item
 from ..squares import BLACK, square_name
-from .nboard import ITERATIONS_PER_DEPTH
+from .nboard import level_for_iterations
 
 Command = Union[str, Sequence[str]]
 
@@ -263,8 +263,8 @@ class NBoardClient(_Client):
         limit = limit or self.limit
         if board.is_game_over():
             raise IllegalMoveError("the game is over: there is no move to play")
-        # cythello's own NBoard mode gives each depth ITERATIONS_PER_DEPTH iterations.
-        depth = limit.depth or (max(1, limit.iterations // ITERATIONS_PER_DEPTH)
+        # cythello's own NBoard mode maps levels to iterations (level_iterations).
+        depth = limit.depth or (level_for_iterations(limit.iterations)
                                 if limit.iterations else 4)
         self._pipe.send(f"set depth {depth}")
         self._pipe.send("set game " + GgfGame.from_board(board).to_ggf())

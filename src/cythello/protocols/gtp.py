@@ -12,6 +12,7 @@ from typing import IO, Callable, Dict, List, Optional, Tuple
 from ..core._board import Board
 from .._version import __version__
 from ..errors import IllegalMoveError, InvalidMoveError
+from ..search.clock import Clock
 from ..search.players import MCTSPlayer
 from ..squares import BLACK, PASS, WHITE, parse_move, square_name
 from ._io import MAX_LINE, ascii_line, command_lines
@@ -36,13 +37,6 @@ def clean_line(raw: str) -> str:
     """GTP input rules: drop control characters but HT and LF, HT to space, ``#`` comments."""
     line = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or ord(ch) >= 32)
     return line.split("#", 1)[0].strip()
-
-
-MAX_MOVE_TIME = 3600.0          # seconds: an absurd clock still gives a search a finite budget
-
-
-def _clamp_budget(seconds: float) -> float:
-    return min(MAX_MOVE_TIME, max(0.01, seconds))
 
 
 class GtpEngine:
@@ -165,21 +159,21 @@ class GtpEngine:
         return ""
 
     def _budget(self, colour: int) -> Optional[float]:
-        """Seconds for this move from the clock, or None to use the player's own limits.
-        Spends 90% of an even share: of the byo-yomi period's time per stone, or of the
-        main time over the moves this side still has to make."""
-        moves_left = max(4, (self.board.empties() + 1) // 2)
+        """Seconds for this move from the clock (cythello.search.clock), or None to use the
+        player's own limits: ``time_left`` (a byo-yomi period's stones as the moves to go),
+        else the main time of ``time_settings`` plus a share of a byo-yomi period."""
+        empties = self.board.empties()
         if colour in self.time_left:
             seconds, stones = self.time_left[colour]
-            return _clamp_budget(0.9 * seconds / (stones if stones > 0 else moves_left))
+            return Clock(seconds, 0.0, stones or None).budget(empties)
         if self.main_time is None:
             return None
         if self.byo_stones == 0 and self.byo_time > 0:
             return None                       # GTP: byo-yomi time without stones = no limit
-        per_move = 0.9 * self.main_time / moves_left
+        budget = Clock(self.main_time).budget(empties)
         if self.byo_stones > 0:
-            per_move += 0.9 * self.byo_time / self.byo_stones
-        return _clamp_budget(per_move)
+            budget += Clock(self.byo_time, 0.0, self.byo_stones).budget(empties)
+        return budget
 
     def cmd_genmove(self, args: List[str]) -> str:
         """``genmove <color>``: search (within the clock), play and answer the move."""
@@ -215,8 +209,8 @@ class GtpEngine:
     def cmd_time_settings(self, args: List[str]) -> str:
         """``time_settings <main> <byo-yomi time> <byo-yomi stones>``."""
         main, byo, stones = (float(args[0]), float(args[1]), int(args[2]))
-        if main < 0 or byo < 0 or stones < 0:
-            raise GtpError("time settings must not be negative")
+        if not (0 <= main <= 1e9 and 0 <= byo <= 1e9 and 0 <= stones <= 1000):
+            raise GtpError("time settings out of range")
         self.main_time, self.byo_time, self.byo_stones = main, byo, stones
         self.time_left = {}
         return ""
@@ -225,8 +219,8 @@ class GtpEngine:
         """``time_left <color> <seconds> <stones>``: the clock genmove budgets from."""
         colour = _colour(args[0])
         seconds, stones = float(args[1]), int(args[2])
-        if seconds < 0 or stones < 0:
-            raise GtpError("time left must not be negative")
+        if not (0 <= seconds <= 1e9 and 0 <= stones <= 1000):
+            raise GtpError("time left out of range")
         self.time_left[colour] = (seconds, stones)
         return ""
 

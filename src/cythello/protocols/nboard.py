@@ -2,10 +2,19 @@
 
 Input is read on its own thread so that ``ping`` interrupts a running search; every reply
 line is flushed; lines the engine does not understand are ignored; bad input never ends it.
-``set depth d`` sets the search budget to ``d * ITERATIONS_PER_DEPTH`` iterations (at most
-``MAX_TIME`` seconds), unless the engine was started with limits of its own
-(``--iterations``/``--time``), which then win.  Evaluations are the search's win rate for the side to move mapped to
-disks, ``64 * (2p - 1)``; the solver's proofs give exactly +64 / 0 / -64.
+
+Budget: ``set depth d`` (NBoard's level, 1-60) gives ``level_iterations(d)`` iterations,
+growing geometrically so that the top levels search for as long as the clock allows; the
+game clock (``TI`` in ``set game``, less the time of the moves made) caps every search
+so that the engine never loses on time; limits given on the command line
+(``--iterations``/``--time``) win over both.
+
+Evaluations are final disc differences for the side to move: the exact score once the
+solver has it, else the learned evaluation's minimax value from the search (or, for a
+player without the evaluation, the win rate mapped onto discs; see
+:attr:`~cythello.search.players.MoveStats.discs`).  The depth of a ``search`` line is what
+the search reached (the length of its principal variation), ``100%`` for an exact solve and
+``100%W`` for a proven win, draw or loss.
 """
 from __future__ import annotations
 
@@ -16,30 +25,46 @@ from typing import IO, Callable, List, Optional
 
 from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
-from ..search.players import MCTSPlayer, SearchResult
-from ..squares import PASS, square_name
+from ..search.clock import Clock, parse_ggf_clock
+from ..search.players import MCTSPlayer, MoveStats, SearchResult
+from ..squares import PASS, record_move
 from ._io import MAX_LINE, ascii_line, command_lines
 
-ITERATIONS_PER_DEPTH = 5_000
-MAX_TIME = 30.0
+ITERATIONS_PER_DEPTH = 5_000        # at level 1; each level adds a quarter more
+MAX_TIME = 30.0                     # seconds a search may take without a clock
+FORCED_MOVE_ITERATIONS = 2_000      # a forced move's quick look, for its evaluation
 NAME = "cythello"
-TOO_LONG = "<a line too long>"        # stands for an overlong input line
+TOO_LONG = "<a line too long>"      # stands for an overlong input line
+
+
+def level_iterations(depth: int) -> int:
+    """The iterations of NBoard level ``depth``: 5,000 at level 1, a quarter more per level
+    (about 110,000 at 15, 2.4 M at 29, 1.2 G at 57: the top levels run until the time cap
+    or the clock stops them)."""
+    return int(ITERATIONS_PER_DEPTH * 1.25 ** (depth - 1))
+
+
+def level_for_iterations(iterations: int) -> int:
+    """The lowest level whose budget reaches ``iterations`` (for clients that think in
+    iterations)."""
+    depth = 1
+    while depth < 60 and level_iterations(depth) < iterations:
+        depth += 1
+    return depth
 
 
 def nboard_move(move: int) -> str:
     """A move as NBoard writes it: ``F5``, or ``PA`` for a pass."""
-    return "PA" if move == PASS else square_name(move).upper()
+    return record_move(move, upper=True)
 
 
-def eval_disks(win_rate: float, proof: Optional[str] = None) -> float:
-    """A win rate for the side to move as an NBoard eval in disks."""
-    if proof == "win":
-        return 64.0
-    if proof == "loss":
-        return -64.0
-    if proof == "draw":
-        return 0.0
-    return round(64.0 * (2.0 * win_rate - 1.0), 2)
+def depth_label(stats: MoveStats, result: SearchResult) -> str:
+    """The depth field of a ``search`` line: what the search really reached."""
+    if stats.score is not None:
+        return "100%"
+    if stats.proof is not None:
+        return "100%W"
+    return str(max(1, len(result.principal_variation)))
 
 
 class NBoardEngine:
@@ -53,6 +78,11 @@ class NBoardEngine:
         self.depth = depth
         self.depth_sets_budget = depth_sets_budget
         self.contempt = 0
+        # The game clock from "set game" (TI): seconds per player and increment, and the
+        # time each colour has used so far (move times from the record and "move").
+        self.clock_main: Optional[float] = None
+        self.clock_increment = 0.0
+        self.used = [0.0, 0.0]
         self._write_lock = threading.Lock()
         # Pings read so far, and how many had been read when the current command began:
         # a long command stops once a later ping has arrived.
@@ -71,8 +101,9 @@ class NBoardEngine:
 
     def run(self, inp: IO[str] = sys.stdin, stop_at_eof: bool = True) -> None:
         """Serve until end of input or ``quit``.  End of input means the GUI is gone, so
-        it stops a running search at once (the command still answers); with
-        ``stop_at_eof=False`` the commands read before it run in full (for scripts)."""
+        the search running then stops at once, and commands still queued are answered
+        without searching (a script that wants full answers keeps the input open until it
+        has read them).  ``stop_at_eof=False`` runs every command read in full."""
         # Each line travels with the number of pings read before it: a command is
         # interrupted by the pings read after it, even those read before it began.
         lines: "queue.Queue[Optional[tuple[str, int]]]" = queue.Queue()
@@ -89,7 +120,8 @@ class NBoardEngine:
                     self.player.stop()          # interrupt a search at once
                 lines.put((line, pings_before))
             if stop_at_eof:
-                # End of input: the GUI is gone, so whatever runs now is for nobody.
+                # End of input: the GUI is gone (NBoard never sends quit), so what runs or
+                # waits now is for nobody: it is answered at once, as after a ping.
                 self._pings_read += 1
                 self.player.stop()
             lines.put(None)
@@ -129,7 +161,7 @@ class NBoardEngine:
         self.send(f"set myname {NAME}")
 
     def cmd_depth(self, args: List[str], rest: str) -> None:
-        """``set depth <d>``: the search budget, d × ITERATIONS_PER_DEPTH iterations."""
+        """``set depth <d>``: the search budget, :func:`level_iterations` of ``d``."""
         depth = int(args[0])
         if not 1 <= depth <= 60:
             raise ValueError(f"depth must be 1-60, not {depth}")
@@ -137,16 +169,42 @@ class NBoardEngine:
         self.send(f"set myname {NAME}{depth}")
 
     def cmd_game(self, args: List[str], rest: str) -> None:
-        """``set game <GGF>``: the position at the end of that game."""
-        self.board = parse_game(rest).board()
+        """``set game <GGF>``: the position at the end of that game, and its clock."""
+        game = parse_game(rest)
+        board = game.board()
+        main, increment, used = None, 0.0, [0.0, 0.0]
+        if game.tags.get("TI"):
+            main, increment = parse_ggf_clock(game.tags["TI"])
+            colour = game.start.turn
+            replay = game.start.copy(stack=False)
+            for item in game.moves:
+                if item.move != PASS and replay.must_pass():
+                    replay.push(PASS)                      # a pass the record left out
+                colour = replay.turn
+                used[colour] += item.time or 0.0
+                replay.push(item.move)
+        self.board, self.clock_main, self.clock_increment, self.used = board, main, increment, used
 
     def cmd_contempt(self, args: List[str], rest: str) -> None:
         """``set contempt <n>``: accepted and kept (MCTS values a draw at half a win)."""
         self.contempt = int(args[0])         # accepted; MCTS scores draws as half a win
 
     def cmd_move(self, args: List[str], rest: str) -> None:
-        """``move <sq>[/eval[/time]]``: append a move; a forced pass is inserted."""
-        self.board.push(parse_move_item(args[0]).move, implicit_pass=True)
+        """``move <sq>[/eval[/time]]``: append a move (a forced pass is inserted) and charge
+        its time to the mover's clock."""
+        item = parse_move_item(args[0])
+        self.board.push(item.move, implicit_pass=True)
+        mover = self.board.turn ^ 1
+        self.used[mover] += item.time or 0.0
+
+    def clock(self) -> Optional[Clock]:
+        """The side to move's clock, when the GUI gave one."""
+        if self.clock_main is None:
+            return None
+        colour = self.board.turn
+        moves_made = self.board.ply // 2                       # increments earned, roughly
+        left = self.clock_main + self.clock_increment * moves_made - self.used[colour]
+        return Clock(max(0.0, left), self.clock_increment)
 
     def cmd_ping(self, args: List[str], rest: str) -> None:
         """``ping <n>``: a running search was already stopped by the reader; ``pong n``."""
@@ -160,15 +218,19 @@ class NBoardEngine:
         """Whether a ``ping`` (or ``quit``) arrived after the current command."""
         return self._pings_read > self._pings_at_start
 
-    def _search(self) -> SearchResult:
+    def _search(self, board: Optional[Board] = None, fraction: float = 1.0) -> SearchResult:
+        """Search the current position (or ``board``) within the level, the clock and the
+        command line's limits; ``fraction`` of the level's budget (analysis uses less)."""
+        board = board or self.board
         self.send(f"status {NAME} is thinking")
         if self.interrupted():                # answer at once: a ping is waiting
-            result = self.player.search(self.board, iterations=1)
-        elif self.depth_sets_budget:
-            result = self.player.search(self.board, iterations=self.depth * ITERATIONS_PER_DEPTH,
-                                        time_limit=MAX_TIME)
+            result = self.player.search(board, iterations=1)
+        elif not self.depth_sets_budget:
+            result = self.player.search(board)         # the command line's limits win
         else:
-            result = self.player.search(self.board)
+            iterations = max(200, int(level_iterations(self.depth) * fraction))
+            result = self.player.search(board, iterations=iterations, time_limit=MAX_TIME,
+                                        clock=self.clock())
         self.send(f"nodestats {result.nodes} {result.elapsed:.2f}")
         return result
 
@@ -179,16 +241,18 @@ class NBoardEngine:
             self.send("=== PA")
             return
         if len(moves) == 1:
-            self.send(f"=== {nboard_move(moves[0])}/0.00/0.0")
-            return
-        result = self._search()
-        best = next(s for s in result.moves if s.move == result.best_move)
-        ev = eval_disks(best.win_rate, best.proof)
-        self.send(f"=== {nboard_move(result.best_move)}/{ev:.2f}/{result.elapsed:.1f}")
+            # No choice to make, but the evaluation graph still wants a value: a quick look.
+            result = self.player.search(self.board, iterations=FORCED_MOVE_ITERATIONS,
+                                        time_limit=0.2)
+        else:
+            result = self._search()
+        ev = result.discs
+        field = f"{ev:.2f}" if ev is not None else ""
+        self.send(f"=== {nboard_move(result.best_move)}/{field}/{result.elapsed:.1f}")
         self.send(f"status {NAME} is waiting")
 
     def cmd_hint(self, args: List[str], rest: str) -> None:
-        """``hint <n>``: ``search`` lines for the n most visited moves."""
+        """``hint <n>``: ``search`` lines for the n best moves."""
         n = max(1, int(args[0])) if args else 1
         if self.board.is_game_over():
             self.send("status game over")
@@ -198,9 +262,10 @@ class NBoardEngine:
             pv = nboard_move(s.move)
             if s.move == result.best_move and len(result.principal_variation) > 1:
                 pv = "-".join(nboard_move(m) for m in result.principal_variation[:8])
-            depth = "100%W" if s.proof else str(self.depth)
-            self.send(f"search {pv} {eval_disks(s.win_rate, s.proof):.2f} 0 {depth} "
-                      f"{s.visits}visits")
+            ev = s.discs
+            if ev is None:
+                continue                          # never searched: nothing to say about it
+            self.send(f"search {pv} {ev:.2f} 0 {depth_label(s, result)} {s.visits}visits")
         self.send(f"status {NAME} is waiting")
 
     def cmd_analyze(self, args: List[str], rest: str) -> None:
@@ -208,7 +273,6 @@ class NBoardEngine:
         last first (a tenth of a move's budget each; finished games are scored exactly).
         A ``ping`` stops it between positions."""
         board = self.board.copy()
-        budget = max(200, self.depth * ITERATIONS_PER_DEPTH // 10)
         self.send(f"status {NAME} is analysing")
         while not self.interrupted():
             made = len(board.move_stack)
@@ -217,16 +281,16 @@ class NBoardEngine:
                 assert outcome is not None
                 self.send(f"analysis {made} {float(outcome.score_for(board.turn)):.2f}")
             else:
-                result = self.player.search(board, iterations=budget, time_limit=MAX_TIME)
+                result = self._search(board, fraction=0.1)
                 if result.stop_reason == "stopped" or self.interrupted():
                     break
-                ev = (float(result.exact_score) if result.exact_score is not None
-                      else eval_disks(result.win_rate, result.proof))
-                self.send(f"analysis {made} {ev:.2f}")
+                if result.discs is not None:
+                    self.send(f"analysis {made} {result.discs:.2f}")
             if not board.move_stack:
                 break
             board.pop()
         self.send(f"status {NAME} is waiting")
+
 
 def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
     """Serve NBoard on stdin/stdout."""

@@ -15,7 +15,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
-from ..squares import BLACK, PASS, parse_move, square_name
+from ..squares import BLACK, parse_move, record_move
 
 @dataclass
 class GgfMove:
@@ -25,7 +25,7 @@ class GgfMove:
 
     def to_item(self) -> str:
         """``f5``, ``f5/1.50`` or ``f5/1.50/2.3``: the text inside ``B[…]``."""
-        name = "PA" if self.move == PASS else square_name(self.move)
+        name = record_move(self.move)
         ev = "" if self.eval is None else f"{self.eval:.2f}"
         tm = "" if self.time is None else f"{self.time:g}"
         return name + (f"/{ev}/{tm}" if tm else f"/{ev}" if ev else "")

@@ -11,7 +11,7 @@ from typing import Dict, Iterator, List, Optional, Union
 
 from ..core._board import Board
 from ..errors import InvalidBoardError, InvalidMoveError
-from ..squares import PASS, parse_move, square_name
+from ..squares import parse_move, record_move
 
 
 @dataclass
@@ -37,7 +37,7 @@ class ObfPosition:
         """The position as an OBF line, best moves first."""
         fields = [self.board.board_string()]
         for move, score in sorted(self.scores.items(), key=lambda kv: (-kv[1], kv[0])):
-            name = "PA" if move == PASS else square_name(move).upper()
+            name = record_move(move, upper=True)
             fields.append(f" {name}:{score:+d}")
         line = ";".join(fields) + (";" if self.scores else "")
         return line + (f" % {self.comment}" if self.comment else "")

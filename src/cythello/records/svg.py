@@ -56,3 +56,48 @@ def board_svg(board: "Board", last_move: Optional[int] = None, legal: bool = Tru
                        'stroke="red" stroke-width="2"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def evaluation_graph_svg(points: "list[tuple[int, Optional[float]]]", title: str = "",
+                         width: int = 640, height: int = 240) -> str:
+    """A line chart of evaluations over a game (``(ply, discs)`` pairs; None leaves a gap),
+    from -64 to +64 discs with the zero line marked, as NBoard's graph shows it."""
+    margin = 36
+    plies = max((p for p, _ in points), default=1) or 1
+    inner_w, inner_h = width - 2 * margin, height - 2 * margin
+
+    def x(ply: float) -> float:
+        return margin + inner_w * ply / plies
+
+    def y(value: float) -> float:
+        return margin + inner_h * (64 - max(-64.0, min(64.0, value))) / 128
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}">',
+           f"<title>{escape(title)}</title>",
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<rect x="{margin}" y="{margin}" width="{inner_w}" height="{inner_h}" fill="#f4f8f4" '
+           'stroke="#888"/>']
+    for value in (-64, -32, 0, 32, 64):
+        stroke = "#444" if value == 0 else "#ccc"
+        out.append(f'<line x1="{margin}" y1="{y(value):.1f}" x2="{margin + inner_w}" '
+                   f'y2="{y(value):.1f}" stroke="{stroke}"/>')
+        out.append(f'<text x="{margin - 4}" y="{y(value) + 4:.1f}" font-size="10" '
+                   f'text-anchor="end">{value:+d}</text>')
+    for ply in range(0, plies + 1, 10):
+        out.append(f'<text x="{x(ply):.1f}" y="{height - margin + 14}" font-size="10" '
+                   f'text-anchor="middle">{ply}</text>')
+    segment: "list[str]" = []
+    for ply, value in points + [(plies + 1, None)]:
+        if value is None:
+            if len(segment) > 1:
+                out.append(f'<polyline points="{" ".join(segment)}" fill="none" '
+                           f'stroke="{GREEN}" stroke-width="2"/>')
+            segment = []
+        else:
+            segment.append(f"{x(ply):.1f},{y(value):.1f}")
+    if title:
+        out.append(f'<text x="{width / 2:.1f}" y="{margin - 12}" font-size="12" '
+                   f'text-anchor="middle">{escape(title)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,36 +1,42 @@
 """Exact endgame solving: the perfect move and the final disc difference under perfect play.
 
     >>> result = cythello.solve(board)          # SolveResult(score, best_move, nodes, ...)
+    >>> cythello.solve_outcome(board)           # only win, draw or loss: faster
     >>> cythello.solve_moves(board)             # {move: exact score} for every legal move
 
-Scores are for the side to move, empties counted for the winner (as in the FFO suite).
-The work grows about fourfold per empty square: 20 empties take seconds, 30 take far too
-long, so give a ``time_limit`` (or ``node_limit``) when in doubt; an aborted solve raises
-:class:`SolveAborted`.
+Scores are for the side to move, empties counted for the winner (as in the FFO suite), so
+every final score is even.  A solve first settles the outcome with two null-window
+searches (is the score above 0? at least 0?), then finds the exact score inside the bounds
+they left; the transposition table carries the work of each step into the next.  The work
+grows about threefold per empty square, so give a ``time_limit`` (or ``node_limit``) when in
+doubt: a solve that hits its limit raises :class:`SolveAborted`, which carries what was
+proven by then (bounds, and the best move when known).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 from ..core._board import Board
 from ..errors import InvalidBoardError
-from ..squares import square_name
+from ..squares import PASS, square_name
 from ._endgame import Solver
-from .settings import check_int, deadline
-
-
-class SolveAborted(RuntimeError):
-    """The solve hit its time or node limit (or was stopped) before it finished."""
+from .settings import check_int, deadline as make_deadline
 
 
 @dataclass
 class SolveResult:
-    score: int                 # exact final disc difference for the side to move
+    """What a solve proved.  ``score`` is the exact final disc difference for the side to
+    move (None when only the outcome was asked for, or the solve was cut short); the score
+    lies in ``[lower, upper]`` in any case."""
+
+    score: Optional[int]
     best_move: int
     nodes: int
     elapsed: float
+    lower: int = -64
+    upper: int = 64
 
     @property
     def best_move_name(self) -> str:
@@ -38,9 +44,25 @@ class SolveResult:
         return square_name(self.best_move)
 
     @property
-    def outcome(self) -> str:
-        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move."""
-        return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
+    def outcome(self) -> Optional[str]:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move, once the bounds settle
+        it (None before)."""
+        if self.lower > 0:
+            return "win"
+        if self.upper < 0:
+            return "loss"
+        if self.lower == self.upper == 0:
+            return "draw"
+        return None
+
+
+class SolveAborted(RuntimeError):
+    """The solve hit its time or node limit (or was stopped) before it finished;
+    ``partial`` holds what it had proven (bounds, best move when known, nodes, time)."""
+
+    def __init__(self, message: str, partial: SolveResult) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 def _check(board: Board, node_limit: Optional[int]) -> None:
@@ -52,17 +74,62 @@ def _check(board: Board, node_limit: Optional[int]) -> None:
         check_int("node_limit", node_limit, 1, 2**63 - 1)
 
 
-def solve(board: Board, time_limit: Optional[float] = None,
-          node_limit: Optional[int] = None, solver: Optional[Solver] = None) -> SolveResult:
-    """The exact score and a best move of ``board`` (GIL released while it runs)."""
-    _check(board, node_limit)
-    solver = solver or Solver()
+def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[int],
+           exact: bool, on_step: Optional[Callable[[SolveResult], None]] = None) -> SolveResult:
+    """The root driver: null windows for the outcome, then the exact score."""
     start = time.monotonic()
-    score, move, aborted = solver.solve(board, -64, 64, node_limit, deadline(time_limit))
-    if aborted:
-        raise SolveAborted(f"solve stopped after {solver.nodes:,} nodes, "
-                           f"{time.monotonic() - start:.2f} s")
-    return SolveResult(score, move, solver.nodes, time.monotonic() - start)
+    result = SolveResult(None, PASS, 0, 0.0)
+    legal = list(board.legal_moves)
+    result.best_move = legal[0]
+
+    def step(alpha: int, beta: int) -> int:
+        limit = None if node_limit is None else max(1, node_limit - result.nodes)
+        score, move, aborted = solver.solve(board, alpha, beta, limit, deadline)
+        result.nodes += solver.nodes
+        result.elapsed = time.monotonic() - start
+        if aborted:
+            raise SolveAborted(f"solve stopped after {result.nodes:,} nodes, "
+                               f"{result.elapsed:.2f} s", result)
+        if score > alpha:
+            result.best_move = move          # it reached the score: a best move so far
+        if score <= alpha:
+            result.upper = min(result.upper, score)
+        if score >= beta:
+            result.lower = max(result.lower, score)
+        if alpha < score < beta:
+            result.lower = result.upper = score
+        if on_step is not None:
+            on_step(result)
+        return score
+
+    # The outcome: above 0 is a win; otherwise at least 0 is a draw (scores are even).
+    if step(0, 1) <= 0:
+        step(-1, 0)
+    if exact and result.lower != result.upper:
+        step(max(-64, result.lower - 1), min(64, result.upper + 1))
+    if result.lower == result.upper:
+        result.score = result.lower
+    return result
+
+
+def solve(board: Board, time_limit: Optional[float] = None, node_limit: Optional[int] = None,
+          solver: Optional[Solver] = None,
+          on_step: Optional[Callable[[SolveResult], None]] = None) -> SolveResult:
+    """The exact score and a best move of ``board`` (GIL released while it runs);
+    ``on_step`` sees the bounds after each null-window step."""
+    _check(board, node_limit)
+    return _drive(board, solver or Solver(), make_deadline(time_limit), node_limit, True,
+                  on_step)
+
+
+def solve_outcome(board: Board, time_limit: Optional[float] = None,
+                  node_limit: Optional[int] = None,
+                  solver: Optional[Solver] = None) -> SolveResult:
+    """Only whether the side to move wins, draws or loses under perfect play (``outcome``),
+    with a move that achieves it: two null-window searches, often far cheaper than the
+    exact score."""
+    _check(board, node_limit)
+    return _drive(board, solver or Solver(), make_deadline(time_limit), node_limit, False)
 
 
 def solve_moves(board: Board, time_limit: Optional[float] = None,
@@ -70,7 +137,9 @@ def solve_moves(board: Board, time_limit: Optional[float] = None,
     """The exact score of every legal move, as the ``.obf`` files list them."""
     _check(board, node_limit)
     solver = Solver()
-    scores = solver.move_scores(board, node_limit, deadline(time_limit))
+    start = time.monotonic()
+    scores = solver.move_scores(board, node_limit, make_deadline(time_limit))
     if scores is None:
-        raise SolveAborted("solve_moves hit its limit")
+        raise SolveAborted("solve_moves hit its limit",
+                           SolveResult(None, PASS, solver.nodes, time.monotonic() - start))
     return dict(scores)

@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from ..core._board import Board
+from ..core._board import Board, transform_square
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
 from ..eval.weights import default_weights, load_weights
@@ -22,6 +22,7 @@ from ..squares import PASS, square_name
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import ROLLOUT_POLICIES, random_seed
+from .clock import Clock
 from .settings import (
     MAX_ITERATIONS, MAX_NODES, MAX_THREADS, check_int, check_number, check_time,
 )
@@ -32,7 +33,8 @@ except ImportError:  # pragma: no cover
     Protocol = object  # type: ignore
 
 __all__ = [
-    "Player", "RandomPlayer", "MCTSPlayer", "SearchResult", "MoveStats", "PRESETS", "NODE_BYTES",
+    "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
+    "PRESETS", "NODE_BYTES",
 ]
 
 SQRT2 = math.sqrt(2.0)
@@ -84,6 +86,40 @@ class RandomPlayer:
         return "RandomPlayer()"
 
 
+class AlphaBetaPlayer:
+    """A classic fixed-depth alpha-beta player on the learned evaluation, solving exactly
+    from ``endgame_empties``: the reference opponent for the MCTS players (the engines that
+    use a trained pattern evaluation play like this at low depth)."""
+
+    def __init__(self, depth: int = 2, endgame_empties: int = 14,
+                 eval_weights: Any = "default") -> None:
+        self.depth = check_int("depth", depth, 1, 12)
+        self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 30)
+        self._weights_setting = eval_weights
+        self.eval_weights = _weights_setting(eval_weights)
+        if self.eval_weights is None:
+            raise SettingsError("AlphaBetaPlayer needs evaluation weights")
+        self._solver = Solver()
+
+    def choose_move(self, board: Board) -> int:
+        """The move of the depth-limited search (the exact solver's near the end)."""
+        from ._midgame import search
+        legal = list(board.legal_moves)
+        if not legal:
+            raise InvalidBoardError("the game is over: there is no move to choose")
+        if len(legal) == 1:
+            return legal[0]
+        if board.empties() <= self.endgame_empties:
+            return self._solver.solve(board)[1]
+        return search(board, self.depth, self.eval_weights)[1]
+
+    def __reduce__(self) -> Any:
+        return (AlphaBetaPlayer, (self.depth, self.endgame_empties, self._weights_setting))
+
+    def __repr__(self) -> str:
+        return f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties})"
+
+
 @dataclass
 class MoveStats:
     """Search statistics of one root move; ``win_rate`` is for the side to move."""
@@ -99,6 +135,23 @@ class MoveStats:
     def name(self) -> str:
         """The move as text."""
         return square_name(self.move)
+
+    @property
+    def discs(self) -> Optional[float]:
+        """The best estimate of the final disc difference after this move, for the side to
+        move: the exact score when solved, else the evaluation's value, else the win rate
+        mapped onto discs through the same logistic (8 discs a unit) the search uses for
+        the evaluation; None for a move never searched."""
+        if self.score is not None:
+            return float(self.score)
+        if self.value is not None:
+            return self.value
+        if self.proof is not None:
+            return {"win": 64.0, "loss": -64.0, "draw": 0.0}[self.proof]
+        if not self.visits:
+            return None
+        p = min(max(self.win_rate, 1e-6), 1 - 1e-6)
+        return max(-64.0, min(64.0, round(8.0 * math.log(p / (1 - p)), 2)))
 
     @classmethod
     def exact(cls, move: int, score: int) -> "MoveStats":
@@ -126,6 +179,15 @@ class SearchResult:
     threads: int = 1
     exact_score: Optional[int] = None  # set when the endgame solver decided the move
     value: Optional[float] = None      # estimated final disc difference (side to move)
+
+    @property
+    def discs(self) -> Optional[float]:
+        """The best estimate of the final disc difference for the side to move (see
+        :attr:`MoveStats.discs`), from the best move."""
+        if self.exact_score is not None:
+            return float(self.exact_score)
+        best = next((s for s in self.moves if s.move == self.best_move), None)
+        return best.discs if best is not None else None
 
     @property
     def iterations_per_second(self) -> float:
@@ -317,10 +379,20 @@ class MCTSPlayer:
         iterations: Optional[int] = None,
         time_limit: Optional[float] = None,
         on_progress: Optional[Callable[[SearchResult], None]] = None,
+        clock: Optional[Clock] = None,
     ) -> SearchResult:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
-        ``time_limit`` override the player's limits for this search only.  Searches of one
-        player from several threads run one after another."""
+        ``time_limit`` override the player's limits for this search only; a game ``clock``
+        (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
+        instead (never more, so the clock never runs out).  Searches of one player from
+        several threads run one after another."""
+        if clock is not None:
+            if not isinstance(clock, Clock):
+                raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
+            if not isinstance(board, Board):
+                raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
+            budget = clock.budget(board.empties())
+            time_limit = budget if time_limit is None else min(time_limit, budget)
         self._check_not_searching("search()")
         with self._search_lock:
             self._searching_thread = threading.get_ident()
@@ -427,9 +499,14 @@ class MCTSPlayer:
                 row[2] = row[2] or proof
                 if value is not None:
                     row[3].append(value)
+        _pool_symmetric_moves(board, merged)
         moves = [MoveStats(m, v, (r / v) if v else 0.0, p, None,
                            sum(vals) / len(vals) if vals else None)
-                 for m, (v, r, p, vals) in merged.items()]
+                 for m, (v, r, p, vals, *_) in merged.items()]
+        for stats in moves:
+            pooled = merged[stats.move]
+            if len(pooled) > 4:                      # a symmetric move: the orbit's numbers
+                stats.win_rate, stats.value = pooled[4], pooled[5]
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
         if not any(s.visits for s in moves) and not any(s.proof for s in moves):
             # Stopped before the first iteration (a stop during the endgame solve, say):
@@ -450,6 +527,31 @@ class MCTSPlayer:
             proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
+
+
+def _pool_symmetric_moves(board: Board, merged: Dict[int, List[Any]]) -> None:
+    """Moves that a symmetry of the position maps onto each other (the four first moves)
+    are equally good: give each the win rate and value of its whole orbit, so that search
+    noise does not show as a difference.  Appends them to the rows it pools."""
+    symmetries = [k for k in range(1, 8) if board.transform(k) == board]
+    if not symmetries:
+        return
+    orbits: Dict[int, List[int]] = {}
+    for move in merged:
+        if move == PASS:
+            continue
+        key = min([move] + [transform_square(move, k) for k in symmetries])
+        orbits.setdefault(key, []).append(move)
+    for members in orbits.values():
+        if len(members) < 2:
+            continue
+        visits = sum(merged[m][0] for m in members)
+        reward = sum(merged[m][1] for m in members)
+        values = [v for m in members for v in merged[m][3]]
+        win_rate = reward / visits if visits else 0.0
+        value = sum(values) / len(values) if values else None
+        for m in members:
+            merged[m] += [win_rate, value]
 
 
 def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:

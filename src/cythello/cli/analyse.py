@@ -1,0 +1,214 @@
+"""``cythello analyse``: one position, or a whole game move by move (with an evaluation
+graph as SVG)."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..core._board import Board
+from ..records.ggf import read_ggf
+from ..search.endgame import SolveAborted, solve_moves
+from ..search.players import MCTSPlayer, MoveStats, SearchResult
+from ..squares import COLOR_NAMES, PASS, square_name
+from .common import (
+    add_position, add_search_options, player_from_args, position_from_args, render_board, say,
+    use_colour,
+)
+
+
+def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
+    """A search result as the board, a summary and the per-move table."""
+    lines = [str(board), ""]
+    proof = f", proven {result.proof}" if result.proof else ""
+    if result.exact_score is not None:
+        proof = f", exact score {result.exact_score:+d}"
+    elif result.value is not None:
+        proof += f", about {result.value:+.1f} discs"
+    lines.append(f"best move: {result.best_move_name}   win rate {result.win_rate:.3f}"
+                 f" for {COLOR_NAMES[board.turn]}{proof}")
+    if result.exact_score is not None:
+        lines.append(f"solved exactly: {result.nodes:,} nodes in {result.elapsed:.2f} s")
+    else:
+        lines.append(f"{result.iterations:,} iterations in {result.elapsed:.2f} s "
+                     f"({result.iterations_per_second:,.0f}/s), {result.nodes:,} nodes, "
+                     f"stopped by {result.stop_reason}")
+    lines.append("pv: " + " ".join(square_name(m) for m in result.principal_variation))
+    lines.append("")
+    if result.exact_score is not None:
+        lines.append(f"{'move':>5} {'exact score':>12}")
+        for s in result.moves[:top or None]:
+            score = f"{s.score:+d}" if s.score is not None else "?"
+            lines.append(f"{s.name:>5} {score:>12}")
+        return "\n".join(lines)
+    has_value = any(s.value is not None for s in result.moves)
+    lines.append(f"{'move':>5} {'visits':>10} {'share':>7} {'win rate':>9}"
+                 + (f" {'discs':>7}" if has_value else "") + "  proof")
+    total = sum(s.visits for s in result.moves) or 1
+    for s in result.moves[:top or None]:
+        value = f" {s.value:>+7.1f}" if has_value and s.value is not None else \
+            (" " * 8 if has_value else "")
+        lines.append(f"{s.name:>5} {s.visits:>10,} {s.visits / total:>7.1%} {s.win_rate:>9.3f}"
+                     f"{value}  {s.proof or ''}")
+    return "\n".join(lines)
+
+
+def _with_exact_scores(board: Board, result: SearchResult) -> SearchResult:
+    """A solved position lists every move's exact score, as the .obf files do."""
+    if result.stop_reason == "exact":
+        try:
+            scores = solve_moves(board, time_limit=10.0)
+            result.moves = sorted((MoveStats.exact(m, v) for m, v in scores.items()),
+                                  key=lambda s: -(s.score or 0))
+        except SolveAborted:
+            pass
+    return result
+
+
+def move_values(board: Board, result: SearchResult) -> Dict[int, float]:
+    """Each searched move's value in discs for the side to move: exact where solved, else
+    the evaluation's, else the win rate mapped onto discs."""
+    values = {}
+    for s in result.moves:
+        if s.score is not None:
+            values[s.move] = float(s.score)
+        elif s.value is not None:
+            values[s.move] = s.value
+        elif s.visits:
+            values[s.move] = round(64.0 * (2.0 * s.win_rate - 1.0), 2)
+    return values
+
+
+def analyse_game(start: Board, moves: List[int], player: MCTSPlayer,
+                 progress: Any = None) -> List[Dict[str, Any]]:
+    """Every position of a game: the move played, its value, the best move and its value
+    (discs for the side to move), and the loss of the move played."""
+    rows = []
+    board = start.copy(stack=False)
+    for ply, move in enumerate(moves):
+        legal = list(board.legal_moves)
+        row: Dict[str, Any] = {"ply": ply + 1, "colour": COLOR_NAMES[board.turn],
+                               "move": square_name(move)}
+        if legal == [PASS] or len(legal) == 1:
+            row.update(best=square_name(legal[0]), forced=True)
+        else:
+            result = _with_exact_scores(board, player.search(board))
+            values = move_values(board, result)
+            best_value = max(values.values()) if values else None
+            row.update(best=result.best_move_name, best_value=best_value,
+                       value=values.get(move), forced=False,
+                       exact=result.exact_score is not None)
+            if row["value"] is not None and best_value is not None:
+                row["loss"] = max(0.0, best_value - row["value"])
+        rows.append(row)
+        board.push(move)
+        if progress is not None:
+            progress(ply + 1, len(moves))
+    return rows
+
+
+def _black_view(rows: List[Dict[str, Any]]) -> List[Tuple[int, Optional[float]]]:
+    """The evaluation after each move from black's side (the best move's value before it,
+    as NBoard's graph shows), forced moves carrying the last value."""
+    points, last = [], None
+    for row in rows:
+        value = row.get("best_value")
+        if value is not None:
+            last = value if row["colour"] == "black" else -value
+        points.append((row["ply"], last))
+    return points
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """``cythello analyse``: search a position, or every position of a game."""
+    if args.position and args.position.lower().endswith(".ggf"):
+        games = read_ggf(args.position)
+        if not games:
+            raise ValueError(f"no game in {args.position}")
+        game = games[args.game_index]
+        return _analyse_game(args, game.start, game.board().move_stack)
+    board = position_from_args(args)
+    if args.game:
+        root = board.root()
+        return _analyse_game(args, root, board.move_stack)
+    if board.is_game_over():
+        outcome = board.outcome()
+        assert outcome is not None
+        say(str(board))
+        say(f"game over: {outcome.result()}")
+        return 0
+    player = player_from_args(args)
+    result = _with_exact_scores(board, player.search(board))
+    if args.json:
+        data = result.to_dict()
+        data["board"] = board.board_string()
+        say(json.dumps(data, indent=2))
+    else:
+        say(format_result(board, result, args.top))
+    return 0
+
+
+def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> int:
+    import sys
+    player = player_from_args(args)
+    show = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            sys.stderr.write(f"\ranalysed {done}/{total} moves ")
+            sys.stderr.flush()
+
+    rows = analyse_game(start, moves, player, progress)
+    if show:
+        sys.stderr.write("\n")
+    if args.json:
+        say(json.dumps(rows, indent=2))
+    else:
+        say(f"{'ply':>4} {'colour':<6} {'move':>5} {'value':>7} {'best':>5} {'value':>7} "
+            f"{'loss':>6}")
+        for row in rows:
+            if row.get("forced"):
+                say(f"{row['ply']:>4} {row['colour']:<6} {row['move']:>5}   (forced)")
+                continue
+            v = f"{row['value']:+7.1f}" if row.get("value") is not None else "      ?"
+            b = f"{row['best_value']:+7.1f}" if row.get("best_value") is not None else "      ?"
+            loss = f"{row['loss']:6.1f}" if row.get("loss") is not None else "     ?"
+            mark = "  <-" if (row.get("loss") or 0) >= 4 else ""
+            say(f"{row['ply']:>4} {row['colour']:<6} {row['move']:>5} {v} {row['best']:>5} "
+                f"{b} {loss}{mark}")
+        final = start.copy(stack=False)
+        for m in moves:
+            final.push(m)
+        say("")
+        say(render_board(final, moves[-1] if moves else None, use_colour(sys.stdout)))
+        losses = {c: sum(r.get("loss") or 0 for r in rows if r["colour"] == c)
+                  for c in ("black", "white")}
+        say(f"discs lost to the engine's choices: black {losses['black']:.1f}, "
+            f"white {losses['white']:.1f}")
+    if args.svg:
+        from ..records.svg import evaluation_graph_svg
+        with open(args.svg, "w", encoding="utf-8") as fh:
+            fh.write(evaluation_graph_svg(_black_view(rows), title="evaluation for black"))
+        say(f"wrote the evaluation graph to {args.svg}")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyse", aliases=["analyze"], help="analyse a position or a whole game",
+        description="Search a position and print the best move and every move's statistics "
+                    "(win rate, the evaluation in discs, exact scores near the end); or, "
+                    "with a .ggf file or --game, analyse every move of a game: its value, "
+                    "the best move and the discs lost, optionally as a graph (--svg).")
+    add_position(p, "the position, or a .ggf game file")
+    add_search_options(p)
+    p.add_argument("--game", action="store_true",
+                   help="analyse every move of the transcript instead of its last position")
+    p.add_argument("--game-index", type=int, default=0,
+                   help="which game of a .ggf file with several (default: the first)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--top", type=int, default=0, help="show only the N most visited moves")
+    p.add_argument("--svg", metavar="FILE",
+                   help="with a game: draw the evaluation over the game to this SVG file")
+    p.set_defaults(func=cmd_analyse)
+

@@ -1,0 +1,206 @@
+"""What the commands share: reading positions, search options, players from specs, and
+terminal output."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import IO, Any, Callable, Dict, List, Optional
+
+from ..core._board import Board
+from ..errors import InvalidBoardError, SettingsError
+from ..records.obf import parse_obf_line
+from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
+from ..squares import PASS, SQUARE_NAMES
+
+BOARD_CHARS = frozenset("XxOo-.*")
+
+
+def looks_like_board_string(text: str) -> bool:
+    """Whether ``text`` is meant as a board string (or is a near miss of one): a long run of
+    board characters, maybe followed by a side to move."""
+    first = text.strip().split(" ", 1)[0]
+    return len(first) >= 40 and set(first) <= BOARD_CHARS
+
+
+def board_from_text(text: Optional[str]) -> Board:
+    """A board from a board string, an OBF line or a transcript (empty: the start).  A near
+    miss of a board string (63 squares, no side to move) gets an error about the board
+    string, not about a transcript."""
+    if text is None or not text.strip():
+        return Board()
+    text = text.strip()
+    if ";" in text:
+        return parse_obf_line(text).board
+    if looks_like_board_string(text):
+        parts = text.split()
+        if len(parts) == 1:
+            raise InvalidBoardError(f"a board string needs the side to move after the "
+                                    f"{len(parts[0])} squares: add ' X' or ' O'")
+        return Board(text)              # names the problem: square count, side to move
+    return Board.from_transcript(text)
+
+
+def protect_board_strings(argv: List[str]) -> List[str]:
+    """Board strings may start with '-', which argparse takes for an option: pass them as
+    ``--board=STRING`` instead (what a user can also type)."""
+    out = []
+    for arg in argv:
+        if arg.startswith("-") and looks_like_board_string(arg):
+            out.append("--board=" + arg)
+        else:
+            out.append(arg)
+    return out
+
+
+def add_position(p: argparse.ArgumentParser, what: str = "the position") -> None:
+    p.add_argument("position", nargs="?",
+                   help=f"{what}: a board string (64 of X, O, -, then the side to move X "
+                        "or O), an OBF line, or a transcript like f5d6c3 (default: the "
+                        "start position)")
+    p.add_argument("--board", metavar="STRING",
+                   help="the position as a board string; use this (or --) when it starts "
+                        "with '-'")
+
+
+def position_from_args(args: argparse.Namespace) -> Board:
+    if getattr(args, "board", None) and args.position:
+        raise SettingsError("give the position once: as the argument or with --board")
+    return board_from_text(getattr(args, "board", None) or args.position)
+
+
+def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str] = "medium") -> None:
+    """The preset and limit options shared by the commands that search."""
+    p.add_argument("--preset", choices=list(PRESETS), default=default_preset,
+                   help="difficulty preset (default: %(default)s); the options below "
+                        "override its settings")
+    p.add_argument("--iterations", "-n", type=int, help="iterations per move")
+    p.add_argument("--time", "-t", type=float, dest="time_limit", help="seconds per move")
+    p.add_argument("--exploration", "-c", type=float, help="UCB1 exploration constant")
+    p.add_argument("--rollout", choices=["random", "heuristic"], help="playout policy")
+    p.add_argument("--threads", type=int, help="parallel trees (root parallelism)")
+    p.add_argument("--seed", type=int, help="seed for reproducible searches")
+    p.add_argument("--max-nodes", type=int, help="node cap per tree")
+
+
+def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
+    """An MCTSPlayer from the preset, with any explicit option overriding it.  An explicit
+    iteration or time limit replaces both limits of the preset."""
+    overrides = {k: v for k, v in (
+        ("iterations", args.iterations), ("time_limit", args.time_limit),
+        ("exploration", args.exploration), ("rollout", args.rollout),
+        ("threads", args.threads), ("seed", args.seed), ("max_nodes", args.max_nodes),
+    ) if v is not None}
+    if args.preset is None:
+        return MCTSPlayer(**overrides)
+    settings: Dict[str, Any] = dict(PRESETS[args.preset])
+    if "iterations" in overrides or "time_limit" in overrides:
+        settings.pop("iterations", None)
+        settings.pop("time_limit", None)
+    settings.update(overrides)
+    return MCTSPlayer(**settings)
+
+
+def _boolean(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+# The settings a ``mcts:key=value,...`` spec may give, with how to read each from text
+# (tests check that every MCTSPlayer setting is here).
+MCTS_SETTINGS: Dict[str, Callable[[str], Any]] = {
+    "iterations": int, "time_limit": float, "exploration": float, "rollout": str,
+    "threads": int, "seed": int, "reuse_tree": _boolean, "max_nodes": int,
+    "disc_weight": float, "progress_interval": float, "endgame_empties": int,
+    "progressive_bias": float, "max_memory_mb": float, "eval_weights": str,
+    "eval_scale": float, "minimax_weight": float, "leaf_eval": float,
+}
+TYPE_NAMES = {int: "an integer", float: "a number", str: "text", _boolean: "true or false"}
+
+
+def _parse_settings(spec: str, rest: str, table: Dict[str, Callable[[str], Any]],
+                    aliases: Dict[str, str]) -> Dict[str, Any]:
+    settings: Dict[str, Any] = {}
+    for item in filter(None, (i.strip() for i in rest.split(","))):
+        key, sep, value = item.partition("=")
+        key = aliases.get(key.strip().replace("-", "_"), key.strip().replace("-", "_"))
+        if key not in table:
+            raise SettingsError(f"unknown setting {key!r} in {spec!r}; known: "
+                                f"{', '.join(sorted(table))}")
+        if not sep:
+            raise SettingsError(f"setting {key!r} in {spec!r} needs a value: {key}=...")
+        try:
+            settings[key] = table[key](value.strip())
+        except ValueError:
+            raise SettingsError(f"setting {key} in {spec!r} expects "
+                                f"{TYPE_NAMES.get(table[key], 'a value')}, not {value!r}") from None
+    return settings
+
+
+def make_player(spec: str, seed: Optional[int] = None) -> Any:
+    """A player from a spec: a preset name, ``random``, ``mcts:key=value,...``,
+    ``alphabeta:depth=N``, ``gtp:COMMAND`` or ``nboard:COMMAND``."""
+    from ..protocols import engine as eng
+    kind, _, rest = spec.partition(":")
+    if spec in PRESETS:
+        return MCTSPlayer.preset(spec, seed=seed)
+    if spec == "random":
+        return RandomPlayer(seed)
+    if kind == "mcts":
+        table = dict(MCTS_SETTINGS, preset=str)
+        settings = _parse_settings(spec, rest, table, {"time": "time_limit"})
+        settings.setdefault("seed", seed)
+        preset = settings.pop("preset", None)
+        if preset is not None and preset not in PRESETS:
+            raise SettingsError(f"unknown preset {preset!r} in {spec!r}")
+        return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
+    if kind == "alphabeta":
+        settings = _parse_settings(spec, rest, {"depth": int, "endgame_empties": int,
+                                                "eval_weights": str}, {})
+        return AlphaBetaPlayer(**settings)
+    if kind == "gtp" and rest:
+        return eng.popen_gtp(rest)
+    if kind == "nboard" and rest:
+        return eng.popen_nboard(rest)
+    raise SettingsError(f"unknown player {spec!r}: use a preset ({', '.join(PRESETS)}), random, "
+                        "mcts:iterations=N,..., alphabeta:depth=N, gtp:COMMAND or "
+                        "nboard:COMMAND")
+
+
+# -- terminal output ----------------------------------------------------------------------------
+
+def use_colour(stream: IO[str]) -> bool:
+    """ANSI colours on a terminal, unless NO_COLOR is set (https://no-color.org)."""
+    return hasattr(stream, "isatty") and stream.isatty() and "NO_COLOR" not in os.environ \
+        and os.environ.get("TERM") != "dumb"
+
+
+def render_board(board: Board, last_move: Optional[int] = None, colour: bool = False) -> str:
+    """The board as text: ``X`` black, ``O`` white, ``.`` the legal moves, the last move in
+    brackets (and highlighted, with ``colour``)."""
+    legal = board.legal_moves_mask
+    lines = ["   a b c d e f g h"]
+    for r in range(8):
+        cells = []
+        for c in range(8):
+            sq = r * 8 + c
+            piece = board.piece_at(sq)
+            ch = "X" if piece == 0 else "O" if piece == 1 else "." if legal >> sq & 1 else "-"
+            if colour and piece is not None:
+                ch = ("\033[1;30;42m" if piece == 0 else "\033[1;37;42m") + ch + "\033[0m"
+            cells.append(f"[{ch}]" if sq == last_move else f" {ch} ")
+        row = "".join(cells)
+        lines.append(f"{r + 1} " + row.rstrip())
+    discs = f"X {board.discs(0)}, O {board.discs(1)}"
+    last = ""
+    if last_move is not None:
+        last = f"; last move {'pass' if last_move == PASS else SQUARE_NAMES[last_move]}"
+    lines.append(f"{'black' if board.turn == 0 else 'white'} to move ({discs}{last})")
+    return "\n".join(lines)
+
+
+def say(text: str = "", stream: Optional[IO[str]] = None) -> None:
+    print(text, file=stream or sys.stdout, flush=True)

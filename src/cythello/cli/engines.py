@@ -1,0 +1,49 @@
+"""``cythello nboard`` and ``cythello gtp``: serve a GUI; ``cythello bench``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .common import add_search_options, player_from_args, say
+
+
+def cmd_nboard(args: argparse.Namespace) -> int:
+    """``cythello nboard``: serve the NBoard protocol."""
+    from ..protocols.nboard import NBoardEngine
+    own_limits = args.iterations is not None or args.time_limit is not None
+    NBoardEngine(sys.stdout, player_from_args(args),
+                 depth_sets_budget=not own_limits).run(sys.stdin)
+    return 0
+
+
+def cmd_gtp(args: argparse.Namespace) -> int:
+    """``cythello gtp``: serve GTP."""
+    from ..protocols.gtp import GtpEngine
+    GtpEngine(player_from_args(args)).run(sys.stdin, sys.stdout)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``cythello bench``: the benchmark table."""
+    from ..bench import run_bench
+    for line in run_bench(args.seconds):
+        say(line)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    for name, func, what in (("nboard", cmd_nboard, "an NBoard protocol"),
+                             ("gtp", cmd_gtp, "a GTP (Go Text Protocol)")):
+        p = sub.add_parser(name, help=f"run as {what} engine",
+                           description=f"Serve {what.split(' ', 1)[1]} on stdin/stdout "
+                                       "for a GUI.  --iterations/--time, when given, win "
+                                       "over the GUI's level and clock.")
+        add_search_options(p)
+        p.set_defaults(func=func)
+    p = sub.add_parser("bench", help="rules and search benchmarks",
+                       description="Playouts, perft and MCTS speed on this machine (the "
+                                   "repository's benchmarks/ compare with a C yardstick).")
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="seconds per figure (default: %(default)g)")
+    p.set_defaults(func=cmd_bench)

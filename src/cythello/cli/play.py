@@ -1,0 +1,150 @@
+"""``cythello play``: a game against the engine in a terminal (or from a script: one
+command per line on stdin)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, List
+
+from ..core._board import Board
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..records.ggf import GgfGame, write_ggf
+from ..squares import COLOR_NAMES, PASS, parse_move, square_name
+from .common import add_position, add_search_options, player_from_args, position_from_args, \
+    render_board, say, use_colour
+
+PLAY_HELP = ("type a move (f5), pass (when forced), undo, hint, moves, board, save FILE, "
+             "help or quit")
+
+
+def _movers(board: Board) -> List[int]:
+    """The colour that made each move on the stack, first move first."""
+    colours, b = [], board.copy()
+    while b.move_stack:
+        b.pop()
+        colours.append(b.turn)
+    return colours[::-1]
+
+
+def _move_list(board: Board) -> str:
+    """The moves so far, numbered, passes shown."""
+    parts = []
+    for n, (colour, move) in enumerate(zip(_movers(board), board.move_stack), 1):
+        parts.append(f"{n}.{'X' if colour == 0 else 'O'} {square_name(move)}")
+    return " ".join(parts) or "(no moves yet)"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``cythello play``: a game against the engine, commands read from stdin."""
+    board = position_from_args(args)
+    human = 0 if args.color == "black" else 1
+    engine = player_from_args(args)
+    colour = use_colour(sys.stdout)
+    last = board.peek() if board.move_stack else None
+
+    def show() -> None:
+        say(render_board(board, last, colour))
+
+    say(f"You play {COLOR_NAMES[human]} ({'X' if human == 0 else 'O'}); {PLAY_HELP}.")
+    show()
+    while not board.is_game_over():
+        if board.must_pass():
+            mover = COLOR_NAMES[board.turn]
+            board.push(PASS)
+            last = PASS
+            say(f"{mover} has no move and passes.")
+            continue
+        if board.turn != human:
+            move = engine.choose_move(board)
+            board.push(move)
+            last = move
+            say(f"cythello plays {square_name(move)}")
+            show()
+            continue
+        sys.stdout.write(f"your move ({COLOR_NAMES[human]}): ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            say("\nend of input: quitting")
+            return 0
+        text = line.strip()
+        word = text.lower().split(" ", 1)[0] if text else ""
+        if not word:
+            continue
+        if word in ("quit", "exit", "q"):
+            say("bye")
+            return 0
+        if word in ("help", "?"):
+            say(PLAY_HELP)
+        elif word == "board":
+            show()
+        elif word == "moves":
+            say(_move_list(board))
+        elif word == "hint":
+            result = engine.search(board)
+            value = f", about {result.value:+.1f} discs" if result.value is not None else ""
+            say(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f}{value})")
+        elif word == "save":
+            path = text.split(" ", 1)[1].strip() if " " in text else ""
+            if not path:
+                say("save needs a file name: save game.ggf")
+                continue
+            black, white = ("you", "cythello") if human == 0 else ("cythello", "you")
+            write_ggf(path, [GgfGame.from_board(board, black=black, white=white)])
+            say(f"saved the game to {path}")
+        elif word == "undo":
+            taken = _undo(board, human)
+            if not taken:
+                say("nothing to undo")
+                continue
+            engine.reset()
+            last = board.peek() if board.move_stack else None
+            say("took back " + ", ".join(taken))
+            show()
+        else:
+            try:
+                move = parse_move(word)
+                board.push(move)
+                last = move
+            except (InvalidMoveError, IllegalMoveError) as exc:
+                say(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}")
+                continue
+            show()
+    outcome = board.outcome()
+    assert outcome is not None
+    result = "a draw" if outcome.winner is None else (
+        "you win" if outcome.winner == human else "cythello wins")
+    say("")
+    show()
+    say(f"game over: {outcome.result()} ({result})")
+    say(f"transcript: {board.transcript()}")
+    return 0
+
+
+def _undo(board: Board, human: int) -> List[str]:
+    """Take back moves to before the human's last move; what was taken back."""
+    movers = _movers(board)
+    if human not in movers:
+        return []
+    taken = []
+    while board.move_stack:
+        colour = movers.pop()
+        move = board.pop()
+        who = "you" if colour == human else "cythello"
+        taken.append(f"{square_name(move)} ({who})" if move != PASS else f"a pass ({who})")
+        if colour == human and move != PASS:
+            break
+    return taken[::-1]
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="A game against cythello, one command per line on stdin: "
+                                   + PLAY_HELP + ".  The board is shown after every move, "
+                                   "the last move in brackets; forced passes are played "
+                                   "and announced.")
+    add_position(p, "start from this position")
+    p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
+                   help="your colour (default: black, who moves first)")
+    add_search_options(p)
+    p.set_defaults(func=cmd_play)

@@ -1,0 +1,119 @@
+"""``cythello solve``: exact scores of positions or of whole ``.obf`` suites."""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from typing import Any, List, Optional
+
+from ..errors import SettingsError
+from ..records.obf import ObfPosition, parse_obf_line, read_obf
+from ..search._endgame import Solver
+from ..search.endgame import SolveAborted, SolveResult, solve
+from ..search.settings import check_time
+from .common import board_from_text, say
+
+DEFAULT_TIME = 60.0
+
+
+class _Ticker:
+    """Elapsed time, nodes and the bounds so far on stderr while a long solve runs (only on
+    a terminal)."""
+
+    def __init__(self, solver: Solver, label: str) -> None:
+        self.solver, self.label = solver, label
+        self.known: Optional[SolveResult] = None
+        self.done = threading.Event()
+        self.start = time.monotonic()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(0.5):
+            known = ""
+            if self.known is not None:
+                k = self.known
+                known = f", score in [{k.lower:+d}, {k.upper:+d}], best so far {k.best_move_name}"
+            sys.stderr.write(f"\r{self.label}: {time.monotonic() - self.start:.0f} s{known}   ")
+            sys.stderr.flush()
+
+    def update(self, known: SolveResult) -> None:
+        self.known = known
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join()
+        sys.stderr.write("\r" + " " * 78 + "\r")
+        sys.stderr.flush()
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``cythello solve``: exact scores of positions or of a whole ``.obf`` suite, checked
+    against the scores the file lists."""
+    limit = check_time(args.time, "--time")
+    positions: List[ObfPosition] = []
+    for item in list(args.positions) + list(args.board or []):
+        if item.endswith(".obf"):
+            positions.extend(read_obf(item))
+        elif ";" in item:
+            positions.append(parse_obf_line(item))       # keeps the listed scores
+        else:
+            positions.append(ObfPosition(board_from_text(item)))
+    if not positions:
+        raise SettingsError("give positions (board strings, OBF lines, transcripts) or .obf files")
+    say(f"{'#':>3} {'empties':>7} {'score':>6} {'move':>5} {'expected':>8} "
+        f"{'nodes':>13} {'seconds':>8}")
+    nodes, seconds, checked, correct, aborted = 0, 0.0, 0, 0, 0
+    solver = Solver()
+    for i, pos in enumerate(positions, 1):
+        if pos.board.is_game_over():
+            outcome = pos.board.outcome()
+            assert outcome is not None
+            say(f"{i:>3} {0:>7} {outcome.score_for(pos.board.turn):>+6} {'-':>5}  game over")
+            continue
+        ticker = _Ticker(solver, f"#{i}") if sys.stderr.isatty() else None
+        try:
+            r = solve(pos.board, time_limit=limit, solver=solver,
+                      on_step=ticker.update if ticker else None)
+        except SolveAborted as exc:
+            aborted += 1
+            p = exc.partial
+            best = f"best so far {p.best_move_name}" if p.lower > -64 else "no move proven yet"
+            say(f"{i:>3} {pos.board.empties():>7} {'?':>6} {'?':>5} {'':>8} {p.nodes:>13,} "
+                f"{p.elapsed:>8.3f}  out of time: score in [{p.lower:+d}, {p.upper:+d}], "
+                f"{best}")
+            continue
+        finally:
+            if ticker:
+                ticker.close()
+        nodes += r.nodes
+        seconds += r.elapsed
+        expected = ""
+        if pos.scores:
+            checked += 1
+            ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+            correct += ok
+            expected = f"{pos.best_score:+d}" + ("" if ok else " WRONG")
+        say(f"{i:>3} {pos.board.empties():>7} {r.score:>+6} {r.best_move_name:>5} "
+            f"{expected:>8} {r.nodes:>13,} {r.elapsed:>8.3f}")
+    rate = nodes / seconds / 1e6 if seconds else 0.0
+    say(f"{len(positions) - aborted} solved, {aborted} out of time; "
+        + (f"{correct}/{checked} match the listed scores; " if checked else "")
+        + f"{nodes:,} nodes in {seconds:.2f} s ({rate:.1f} M nodes/s)")
+    return 1 if checked and correct < checked else 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("solve", help="solve endgames exactly",
+                       description="Exact scores and best moves, e.g. of an .obf test suite "
+                                   "(the listed scores are checked; the exit status is 1 if "
+                                   "any differs).  A position that runs out of time reports "
+                                   "the bounds proven so far.")
+    p.add_argument("positions", nargs="*",
+                   help=".obf files, board strings, OBF lines or transcripts")
+    p.add_argument("--board", action="append", metavar="STRING",
+                   help="a position as a board string (for one starting with '-'); repeatable")
+    p.add_argument("--time", type=float, default=DEFAULT_TIME,
+                   help="seconds per position at most (default: %(default)g)")
+    p.set_defaults(func=cmd_solve)

@@ -1,0 +1,64 @@
+"""Time management: a game clock and the budget of one move, in one place for the players,
+``cythello play``, GTP's ``time_left`` and NBoard's game clock.
+
+The budget spreads the time left evenly over the moves this side still has to make (about
+half the empty squares, or the moves to the next time control), adds most of the
+increment, and keeps a reserve so that the clock never runs out: at most a third of what is
+left goes into one move, and a second or 5% stays untouched for the engine's own overhead.
+No move gets more than an hour, however much is on the clock.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import SettingsError
+from .settings import check_int, check_number
+
+MIN_MOVE_TIME = 0.01          # seconds: what a move gets when the clock is nearly out
+MAX_MOVE_TIME = 3600.0        # seconds: however much is on the clock (an absurd clock, too)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The clock of the side to move: ``time_left`` seconds, ``increment`` seconds added
+    after each move, and ``moves_to_go`` moves until the next time control (None: the rest
+    of the game)."""
+
+    time_left: float
+    increment: float = 0.0
+    moves_to_go: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        check_number("time_left", self.time_left, 0, 1e9)
+        check_number("increment", self.increment, 0, 1e6)
+        if self.moves_to_go is not None:
+            check_int("moves_to_go", self.moves_to_go, 1, 1000)
+
+    def budget(self, empties: int) -> float:
+        """Seconds for this move (see the module docstring)."""
+        moves = self.moves_to_go or max(1, (empties + 1) // 2)
+        reserve = min(1.0, 0.05 * self.time_left)
+        usable = max(0.0, self.time_left - reserve)
+        share = usable / moves + 0.8 * self.increment
+        return max(MIN_MOVE_TIME, min(share, usable / 3, MAX_MOVE_TIME))
+
+
+def parse_clock_time(text: str) -> float:
+    """``"5:00"``, ``"1:05:00"``, ``"90"`` or ``"90.5"`` as seconds (GGF ``TI`` fields)."""
+    text = text.strip()
+    if not re.fullmatch(r"\d+(\.\d+)?(:\d+(\.\d+)?){0,2}", text):
+        raise SettingsError(f"not a clock time: {text!r}")
+    seconds = 0.0
+    for part in text.split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
+
+
+def parse_ggf_clock(text: str) -> "tuple[float, float]":
+    """A GGF ``TI[time/increment/grace]`` field as ``(time, increment)`` seconds."""
+    parts = text.split("/")
+    main = parse_clock_time(parts[0]) if parts[0].strip() else 0.0
+    increment = parse_clock_time(parts[1]) if len(parts) > 1 and parts[1].strip() else 0.0
+    return main, increment
