@@ -44,10 +44,15 @@ def board_from_text(text: Optional[str]) -> Board:
 def protect_board_strings(argv: List[str]) -> List[str]:
     """Board strings may start with '-', which argparse takes for an option: pass them as
     ``--board=STRING`` instead (what a user can also type)."""
-    out = []
-    for arg in argv:
+    out: List[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]                 # everything after it is positional
         if arg.startswith("-") and looks_like_board_string(arg):
-            out.append("--board=" + arg)
+            if out and out[-1] == "--board":
+                out[-1] = "--board=" + arg         # the value of a --board just before it
+            else:
+                out.append("--board=" + arg)
         else:
             out.append(arg)
     return out

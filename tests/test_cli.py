@@ -1,0 +1,168 @@
+"""The command line as a user meets it: one-line errors with a non-zero status, quiet closed
+pipes, board strings however they are typed, help for everything, whole-game analysis,
+and a friendlier ``play``."""
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import cythello as cy
+from cythello import Board
+from cythello.records.ggf import GgfGame, write_ggf
+
+PY = sys.executable
+CYTHELLO = [PY, "-m", "cythello"]
+DATA = Path(__file__).parent / "data"
+
+
+def run_cli(args, stdin="", timeout=120):
+    return subprocess.run(CYTHELLO + args, input=stdin, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line_error(out, *words):
+    assert out.returncode == 2, (out.returncode, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_missing_files_are_one_line_errors(tmp_path):
+    one_line_error(run_cli(["solve", str(tmp_path / "nonexistent.obf")]), "nonexistent.obf")
+    one_line_error(run_cli(["match", "easy", "random", "--openings", str(tmp_path / "missing")]),
+                   "missing")
+    one_line_error(run_cli(["analyse", str(tmp_path / "nothing.ggf")]), "nothing.ggf")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("f5d6\nzz\n")
+    one_line_error(run_cli(["match", "easy", "random", "--openings", str(bad)]), "line 2")
+
+
+def test_setting_errors_name_the_setting():
+    one_line_error(run_cli(["match", "mcts:iterations=abc", "random", "--games", "1"]),
+                   "iterations", "integer", "'abc'")
+    one_line_error(run_cli(["match", "mcts:flavour=1", "random"]), "unknown setting")
+
+
+def test_board_strings_however_typed():
+    start = Board().board_string()
+    one_line_error(run_cli(["analyse", start[:63] + " X"]), "64 squares", "63")
+    one_line_error(run_cli(["analyse", start.split()[0]]), "side to move")
+    board = Board.from_transcript("f5d6c3")
+    text = board.board_string()                     # starts with '-'
+    assert text.startswith("-")
+    options = ["--iterations", "200", "--json"]
+    for args in (["analyse", text] + options, ["analyse", "--board", text] + options,
+                 ["analyse"] + options + ["--", text], ["analyse", f"--board={text}"] + options):
+        out = run_cli(args)
+        assert out.returncode == 0, (args, out.stderr)
+        assert json.loads(out.stdout)["board"] == text
+
+
+def test_closed_pipe_ends_quietly():
+    proc = subprocess.Popen(CYTHELLO + ["analyse", "--json", "--iterations", "3000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()                     # like `| head -1`
+    err = proc.stderr.read().decode()
+    code = proc.wait(60)
+    assert "Traceback" not in err and "BrokenPipe" not in err
+    assert code in (0, 141)
+
+
+def test_version_and_help_for_everything():
+    out = run_cli(["--version"])
+    assert out.returncode == 0 and out.stdout.strip() == f"cythello {cy.__version__}"
+    from cythello.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, command in sub.choices.items():
+        for action in command._actions:
+            if action.dest in ("help",):
+                continue
+            assert action.help, f"{name}: {action.option_strings or action.dest} has no help"
+    assert "60" in run_cli(["solve", "--help"]).stdout        # --time's default is shown
+
+
+def test_solve_out_of_time_reports_what_it_found():
+    hard = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"   # 26 empties
+    out = run_cli(["solve", "--board", hard, "--time", "0.5"])
+    assert out.returncode == 0, out.stderr
+    line = next(l for l in out.stdout.splitlines() if "out of time" in l)
+    assert "score in [" in line
+    assert "0 nodes" not in line and " 0.00" not in line
+
+
+def test_match_says_whose_score_and_bounds_a_sweep():
+    out = run_cli(["match", "mcts:iterations=200", "random", "--games", "2", "--seed", "1"])
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert "from mcts:iterations=200's side" in last
+    assert "Elo >" in last and "±" not in last          # a perfect score: a bound, no ± bar
+    from cythello.match import MatchResult
+    assert "±" in MatchResult(3, 1, 2).summary()
+
+
+def test_analyse_a_whole_game(tmp_path):
+    board = Board()
+    player = cy.MCTSPlayer(iterations=300, seed=1)
+    while not board.is_game_over():
+        board.push(player.choose_move(board))
+    path = tmp_path / "game.ggf"
+    write_ggf(str(path), [GgfGame.from_board(board, black="a", white="b")])
+    svg = tmp_path / "graph.svg"
+    out = run_cli(["analyse", str(path), "--iterations", "300", "--seed", "2", "--svg", str(svg)])
+    assert out.returncode == 0, out.stderr
+    rows = [l for l in out.stdout.splitlines() if l[:4].strip().isdigit()]
+    assert len(rows) == len(board.move_stack)
+    assert "discs lost" in out.stdout
+    root = ET.fromstring(svg.read_text())
+    assert root.tag.endswith("svg") and "polyline" in svg.read_text()
+    # A transcript with --game, as JSON.
+    out = run_cli(["analyse", "f5d6c3d3c4f4", "--game", "--iterations", "200", "--json"])
+    data = json.loads(out.stdout)
+    assert [r["move"] for r in data] == ["f5", "d6", "c3", "d3", "c4", "f4"]
+    assert all(r.get("forced") or r.get("best_value") is not None for r in data)
+
+
+def test_play_shows_the_game_as_it_goes(tmp_path):
+    save = tmp_path / "game.ggf"
+    script = "\n".join(["moves", "d3", "moves", "undo", "c4", f"save {save}", "quit"]) + "\n"
+    out = run_cli(["play", "--iterations", "50", "--seed", "3"], script)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "(no moves yet)" in text
+    assert "[X]" in text                            # the last move is marked on the board
+    assert "last move d3" in text
+    assert "1.X d3 2.O" in text                     # the move list
+    assert "took back" in text and "d3 (you)" in text
+    assert "saved the game" in text
+    game = cy.records.ggf.read_ggf(str(save))[0]
+    assert game.board().move_stack[0] == cy.C4
+
+
+def test_play_announces_passes_and_shows_the_final_board():
+    # A position where white (the engine) must pass after black's move, near the end.
+    board = Board("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO-O--- X")
+    script = "\n".join(cy.SQUARE_NAMES + ["pass"]) * 3 + "\n"
+    out = run_cli(["play", board.board_string(), "--iterations", "50", "--seed", "1"], script)
+    assert out.returncode == 0, out.stderr
+    assert "game over:" in out.stdout
+    tail = out.stdout[out.stdout.index("game over:") - 400:]
+    assert "a b c d e f g h" in tail                 # the final board is shown
+
+
+def test_selfplay_command(tmp_path):
+    out = run_cli(["selfplay", "--games", "3", "--out", str(tmp_path / "run"), "--seed", "4",
+                   "--iterations", "40", "--games-per-shard", "2"])
+    assert out.returncode == 0, out.stderr
+    assert "3 games" in out.stdout
+    from cythello import selfplay
+    data = selfplay.load(tmp_path / "run")
+    assert len(set(data["game"].tolist())) == 3
+    one_line_error(run_cli(["selfplay", "--games", "0", "--out", str(tmp_path / "x")]),
+                   "games")
