@@ -1,0 +1,160 @@
+"""Self-play data: the schema against a replay of the moves, identical shards whatever the
+workers or the backend, resuming, dead workers, bad paths; matches in parallel."""
+import multiprocessing
+import os
+
+import numpy as np
+import pytest
+
+import cythello as cy
+from cythello import selfplay
+from cythello.match import random_openings, run_match
+from cythello.selfplay import SCHEMA, ShardError
+
+SETTINGS = dict(iterations=60, games_per_shard=2, temperature_moves=4, epsilon=0.05,
+                progress=False)
+
+
+def shard_bytes(path):
+    return {p.name: p.read_bytes() for p in sorted(path.glob("shard-*.npz"))}
+
+
+def test_schema_and_contents_replay(tmp_path):
+    selfplay.generate(5, tmp_path, seed=11, **SETTINGS)
+    data = selfplay.load(tmp_path)
+    n = len(data["black"])
+    assert set(data) == set(SCHEMA)
+    for name, (dtype, _) in SCHEMA.items():
+        assert data[name].dtype == np.dtype(dtype) and len(data[name]) == n
+    assert data["visits"].shape == (n, 65)
+    selfplay.replay_check(data)                     # every move legal, positions follow
+    for g in set(data["game"].tolist()):
+        rows = np.flatnonzero(data["game"] == g)
+        # Replay the game: the final disc difference matches every row's record.
+        b = cy.Board.from_bitboards(int(data["black"][rows[0]]), int(data["white"][rows[0]]),
+                                    int(data["turn"][rows[0]]))
+        for r in rows:
+            assert data["visits"][r].sum() >= 1 and data["visits"][r][data["move"][r]] >= 1
+            b.push(int(data["move"][r]))
+        assert b.is_game_over()
+        black_score = b.outcome().score
+        for r in rows:
+            expected = black_score if data["turn"][r] == 0 else -black_score
+            assert data["disc_diff"][r] == expected
+            assert data["result"][r] == (1.0 if expected > 0 else 0.0 if expected < 0 else 0.5)
+        assert list(data["ply"][rows]) == list(range(len(rows)))
+    planes = selfplay.planes(data)
+    assert planes.shape == (n, 2, 8, 8)
+    first = cy.Board.from_bitboards(int(data["black"][0]), int(data["white"][0]),
+                                    int(data["turn"][0]))
+    assert np.array_equal(planes[0], first.planes())
+
+
+def test_same_seed_same_bytes_whatever_the_workers(tmp_path):
+    selfplay.generate(5, tmp_path / "one", seed=3, workers=1, **SETTINGS)
+    selfplay.generate(5, tmp_path / "two", seed=3, workers=2, **SETTINGS)
+    assert shard_bytes(tmp_path / "one") == shard_bytes(tmp_path / "two")
+    selfplay.generate(5, tmp_path / "other", seed=4, workers=1, **SETTINGS)
+    assert shard_bytes(tmp_path / "one") != shard_bytes(tmp_path / "other")
+
+
+def test_resume_and_damaged_shards(tmp_path):
+    selfplay.generate(6, tmp_path / "ref", seed=5, **SETTINGS)
+    run = tmp_path / "run"
+    selfplay.generate(6, run, seed=5, **SETTINGS)
+    (run / "shard-000001.npz").unlink()                       # lost
+    (run / "shard-000002.npz").write_bytes(b"junk")            # damaged
+    (run / "shard-000000.npz.part").write_bytes(b"half")        # an interrupted write
+    done = []
+    selfplay.generate(6, run, seed=5, on_shard=lambda d, t: done.append(d), **SETTINGS)
+    assert len(done) == 2                                     # only the two missing ones
+    assert shard_bytes(run) == shard_bytes(tmp_path / "ref")
+    with pytest.raises(cy.SettingsError, match="other settings"):
+        selfplay.generate(6, run, seed=6, **SETTINGS)
+
+
+def test_a_dead_worker_is_replaced(tmp_path):
+    selfplay.generate(8, tmp_path / "ref", seed=9, **SETTINGS)
+    killed = []
+
+    def kill_one(done, total):
+        if not killed:
+            children = multiprocessing.active_children()
+            if children:
+                os.kill(children[0].pid, 9)
+                killed.append(children[0].pid)
+
+    selfplay.generate(8, tmp_path / "run", seed=9, workers=2, on_shard=kill_one, **SETTINGS)
+    assert killed
+    assert shard_bytes(tmp_path / "run") == shard_bytes(tmp_path / "ref")
+
+
+def test_bad_paths_give_clear_errors(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(ShardError, match="cannot create"):
+        selfplay.generate(1, blocker / "run", **SETTINGS)
+    with pytest.raises(ShardError, match="no self-play run"):
+        selfplay.load(tmp_path / "missing")
+    readonly = tmp_path / "ro"
+    readonly.mkdir()
+    readonly.chmod(0o500)
+    try:
+        if os.access(readonly, os.W_OK):
+            pytest.skip("running as a user who can write anywhere")
+        with pytest.raises(ShardError):
+            selfplay.generate(1, readonly, **SETTINGS)
+        assert not list(readonly.glob("shard-*"))
+    finally:
+        readonly.chmod(0o700)
+
+
+def test_full_disk_leaves_no_complete_looking_shard(tmp_path, monkeypatch):
+    import cythello.selfplay.shards as shards
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(shards.os, "fsync", full)
+    with pytest.raises(ShardError, match="No space left"):
+        selfplay.generate(2, tmp_path, seed=1, **SETTINGS)
+    assert not list(tmp_path.glob("shard-*"))                 # neither .npz nor .part
+
+
+def test_matches_in_parallel_equal_serial():
+    openings = random_openings(3, plies=4, seed=2)
+    a = cy.MCTSPlayer(iterations=150, seed=1, eval_weights="default", leaf_eval=1.0)
+    b = cy.MCTSPlayer(iterations=150, seed=2)
+    serial = run_match(a, b, 6, openings)
+    parallel = run_match(a, b, 6, openings, workers=2)
+    assert [g.transcript() for g in serial.games] == [g.transcript() for g in parallel.games]
+    assert (serial.wins, serial.draws, serial.losses) == \
+        (parallel.wins, parallel.draws, parallel.losses)
+
+
+def test_ray_backend_gives_the_same_bytes(tmp_path):
+    pytest.importorskip("ray", reason="Ray is optional: pip install 'cythello[ray]'")
+    import ray as ray_module
+    selfplay.generate(4, tmp_path / "local", seed=7, workers=2, **SETTINGS)
+    ray_module.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True,
+                    log_to_driver=False)
+    try:
+        selfplay.generate(4, tmp_path / "ray", seed=7, backend="ray", **SETTINGS)
+        openings = random_openings(2, plies=4, seed=2)
+        a = cy.MCTSPlayer(iterations=100, seed=1)
+        b = cy.MCTSPlayer(iterations=100, seed=2, rollout="random")
+        local = run_match(a, b, 4, openings)
+        remote = run_match(a, b, 4, openings, backend="ray")
+    finally:
+        ray_module.shutdown()
+    assert shard_bytes(tmp_path / "local") == shard_bytes(tmp_path / "ray")
+    assert [g.transcript() for g in local.games] == [g.transcript() for g in remote.games]
+
+
+def test_generate_checks_its_arguments(tmp_path):
+    for bad in (dict(games=0), dict(games=2, workers=0), dict(games=2, backend="mpi"),
+                dict(games=2, time_limit=1.0), dict(games=2, threads=2),
+                dict(games=2, temperature=0)):
+        games = bad.pop("games")
+        with pytest.raises((cy.SettingsError, TypeError)):
+            selfplay.generate(games, tmp_path / "x", progress=False, **bad)
+
