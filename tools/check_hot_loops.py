@@ -18,10 +18,16 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "cythello"
 HOT = {
     "search/_playout_impl.pxi": ["pick_move", "_playout_loop"],
     "search/_rollout": ["playout"],
-    "search/_mcts": ["_select", "_expand", "_propagate_proof", "_iterate", "_run"],
+    "search/_mcts": ["_select", "_expand", "_before", "_back_up_values", "_propagate_proof",
+                     "_iterate", "_run"],
     "core/_perft": ["_perft"],
-    "search/_pool": ["pool_alloc", "pool_keep_subtree"],
-    "search/_endgame": ["_solve", "_solve_root", "_order", "_last_square"],
+    "core/_stability": ["stable_discs"],
+    "search/_pool": ["pool_alloc", "pool_keep_subtree", "_rank"],
+    "search/_endgame_impl.pxi": ["_solve_1", "_solve_2", "_solve_3", "_solve_4", "_nws",
+                                 "_nws_shallow", "_nws_by_parity", "_nws_table", "_order",
+                                 "_eval_search", "_pvs", "_probe", "_store"],
+    "search/_midgame": ["_alphabeta", "_leaf"],
+    "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
 
 

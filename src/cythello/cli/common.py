@@ -155,7 +155,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":
-        table = dict(MCTS_SETTINGS, preset=str)
+        table: Dict[str, Callable[[str], Any]] = dict(MCTS_SETTINGS, preset=str)
         settings = _parse_settings(spec, rest, table, {"time": "time_limit"})
         settings.setdefault("seed", seed)
         preset = settings.pop("preset", None)

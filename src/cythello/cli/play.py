@@ -112,11 +112,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             show()
     outcome = board.outcome()
     assert outcome is not None
-    result = "a draw" if outcome.winner is None else (
+    verdict = "a draw" if outcome.winner is None else (
         "you win" if outcome.winner == human else "cythello wins")
     say("")
     show()
-    say(f"game over: {outcome.result()} ({result})")
+    say(f"game over: {outcome.result()} ({verdict})")
     say(f"transcript: {board.transcript()}")
     return 0
 

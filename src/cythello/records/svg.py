@@ -88,14 +88,15 @@ def evaluation_graph_svg(points: "list[tuple[int, Optional[float]]]", title: str
         out.append(f'<text x="{x(ply):.1f}" y="{height - margin + 14}" font-size="10" '
                    f'text-anchor="middle">{ply}</text>')
     segment: "list[str]" = []
-    for ply, value in points + [(plies + 1, None)]:
-        if value is None:
+    ends: "list[tuple[int, Optional[float]]]" = [(plies + 1, None)]
+    for ply, point in list(points) + ends:
+        if point is None:
             if len(segment) > 1:
                 out.append(f'<polyline points="{" ".join(segment)}" fill="none" '
                            f'stroke="{GREEN}" stroke-width="2"/>')
             segment = []
         else:
-            segment.append(f"{x(ply):.1f},{y(value):.1f}")
+            segment.append(f"{x(ply):.1f},{y(point):.1f}")
     if title:
         out.append(f'<text x="{width / 2:.1f}" y="{margin - 12}" font-size="12" '
                    f'text-anchor="middle">{escape(title)}</text>')

@@ -29,7 +29,9 @@ from cythello.eval._layout cimport EVAL_SCALE, eval_fn
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
 from cythello.errors import PlayerBusyError, SettingsError
 from cythello.search._rollout import ROLLOUT_POLICIES
-from cythello.search.settings import MAX_NODES, check_int, check_number
+from cythello.search.settings import check_int, check_number
+from cythello.search import settings as _settings
+from cythello.search.states import Proof, StopReason
 
 from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
 
@@ -49,8 +51,10 @@ cdef enum:
     STOP_SIGNAL = 3
     STOP_SOLVED = 4
 
-STOP_REASONS = ("iterations", "time", "nodes", "stopped", "solved")
-PROOF_NAMES = (None, "win", "loss", "draw")
+# The C codes above (and _pool.pxd's proofs) as the Python states, by code.
+STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopReason.STOPPED,
+                StopReason.SOLVED)
+PROOF_NAMES = (None, Proof.WIN, Proof.LOSS, Proof.DRAW)
 NODE_BYTES = sizeof(Node)
 
 cdef float INV_SQRT[INV_SQRT_TABLE]
@@ -133,7 +137,7 @@ cdef class SearchTree:
                                 f"not {rollout!r}")
         self.policy = ROLLOUT_POLICIES[rollout]
         self.exploration = check_number("exploration", exploration, 0, 100)
-        check_int("max_nodes", max_nodes, 16, MAX_NODES)
+        check_int("max_nodes", max_nodes, 16, _settings.MAX_NODES)
         self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
         self.expand_after = check_int("expand_after", expand_after, 1, 1 << 20)
         self.bias = check_number("progressive_bias", progressive_bias, 0, 100)
@@ -475,7 +479,7 @@ cdef class SearchTree:
         self._check_idle()
         cdef int p = self.pool.nodes[0].proven
         # Stored for the root's mover, who is the side *not* to move at the root.
-        return (None, "loss", "win", "draw")[p]
+        return (None, Proof.LOSS, Proof.WIN, Proof.DRAW)[p]
 
     @property
     def root_win_rate(self):

@@ -1,9 +1,10 @@
 from typing import NamedTuple, Optional
 
 from ..core._board import Board
+from .states import Rollout
 
 PLAYOUT_BUILD: str
-ROLLOUT_POLICIES: dict[str, int]
+ROLLOUT_POLICIES: dict[Rollout, int]
 
 class PlayoutStats(NamedTuple):
     wins: int

@@ -18,6 +18,7 @@ from cythello.core._rng cimport rng_seed
 include "_playout_impl.pxi"
 
 from cythello.core._cpu import cpu_has_v3, load_v3
+from cythello.search.states import Rollout
 
 ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil
 
@@ -48,7 +49,7 @@ PlayoutStats.__doc__ = ("Random playouts from a position, counted for the side t
                         "the disc difference gives empties to the winner.")
 
 # The policy names of the Python API and their codes in C (_policies.pxd): the one map.
-ROLLOUT_POLICIES = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+ROLLOUT_POLICIES = {Rollout.RANDOM: ROLLOUT_RANDOM, Rollout.HEURISTIC: ROLLOUT_HEURISTIC}
 
 
 def random_seed():

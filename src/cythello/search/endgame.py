@@ -23,6 +23,7 @@ from ..errors import InvalidBoardError
 from ..squares import PASS, square_name
 from ._endgame import Solver
 from .settings import check_int, deadline as make_deadline
+from .states import Proof
 
 
 @dataclass
@@ -44,15 +45,14 @@ class SolveResult:
         return square_name(self.best_move)
 
     @property
-    def outcome(self) -> Optional[str]:
-        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move, once the bounds settle
-        it (None before)."""
+    def outcome(self) -> Optional[Proof]:
+        """Win, draw or loss for the side to move, once the bounds settle it (None before)."""
         if self.lower > 0:
-            return "win"
+            return Proof.WIN
         if self.upper < 0:
-            return "loss"
+            return Proof.LOSS
         if self.lower == self.upper == 0:
-            return "draw"
+            return Proof.DRAW
         return None
 
 

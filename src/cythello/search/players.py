@@ -23,6 +23,7 @@ from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import ROLLOUT_POLICIES, random_seed
 from .clock import Clock
+from .states import Proof, StopReason
 from .settings import (
     MAX_ITERATIONS, MAX_NODES, MAX_THREADS, check_int, check_number, check_time,
 )
@@ -96,9 +97,10 @@ class AlphaBetaPlayer:
         self.depth = check_int("depth", depth, 1, 12)
         self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 30)
         self._weights_setting = eval_weights
-        self.eval_weights = _weights_setting(eval_weights)
-        if self.eval_weights is None:
+        weights = _weights_setting(eval_weights)
+        if weights is None:
             raise SettingsError("AlphaBetaPlayer needs evaluation weights")
+        self.eval_weights: PatternWeights = weights
         self._solver = Solver()
 
     def choose_move(self, board: Board) -> int:
@@ -127,7 +129,7 @@ class MoveStats:
     move: int
     visits: int
     win_rate: float
-    proof: Optional[str] = None        # "win", "loss" or "draw" once the solver proved it
+    proof: Optional[Proof] = None      # win, loss or draw once a solver proved it
     score: Optional[int] = None        # exact disc difference, from the endgame solver
     value: Optional[float] = None      # the evaluation's estimate of the final disc difference
 
@@ -147,7 +149,7 @@ class MoveStats:
         if self.value is not None:
             return self.value
         if self.proof is not None:
-            return {"win": 64.0, "loss": -64.0, "draw": 0.0}[self.proof]
+            return {Proof.WIN: 64.0, Proof.LOSS: -64.0, Proof.DRAW: 0.0}[self.proof]
         if not self.visits:
             return None
         p = min(max(self.win_rate, 1e-6), 1 - 1e-6)
@@ -156,8 +158,8 @@ class MoveStats:
     @classmethod
     def exact(cls, move: int, score: int) -> "MoveStats":
         """Stats of a move whose exact score the endgame solver found."""
-        proof = "win" if score > 0 else "loss" if score < 0 else "draw"
-        return cls(move, 0, {"win": 1.0, "loss": 0.0, "draw": 0.5}[proof], proof, score,
+        proof = Proof.WIN if score > 0 else Proof.LOSS if score < 0 else Proof.DRAW
+        return cls(move, 0, {Proof.WIN: 1.0, Proof.LOSS: 0.0, Proof.DRAW: 0.5}[proof], proof, score,
                    float(score))
 
 
@@ -173,8 +175,8 @@ class SearchResult:
     win_rate: float                    # for the side to move at the root
     principal_variation: List[int]
     moves: List[MoveStats]             # most visited first
-    stop_reason: str                   # iterations, time, nodes, stopped, solved, exact
-    proof: Optional[str] = None        # the solver's verdict for the side to move
+    stop_reason: StopReason            # iterations, time, nodes, stopped, solved, exact
+    proof: Optional[Proof] = None      # the solver's verdict for the side to move
     reused_visits: int = 0
     threads: int = 1
     exact_score: Optional[int] = None  # set when the endgame solver decided the move
@@ -439,13 +441,13 @@ class MCTSPlayer:
         quota = [None] * n if iterations is None else [
             iterations // n + (1 if i < iterations % n else 0) for i in range(n)]
         done = [0] * n
-        reasons = [""] * n
+        reasons: List[StopReason] = [StopReason.RUNNING] * n
 
         def work(i: int, chunk_end: float) -> None:
             q = quota[i]
             left = None if q is None else q - done[i]
             if left is not None and left <= 0:
-                reasons[i] = "iterations"
+                reasons[i] = StopReason.ITERATIONS
                 return
             ran, reasons[i] = self._trees[i].run(left, chunk_end)
             done[i] += ran
@@ -465,13 +467,13 @@ class MCTSPlayer:
                     w.start()
                 for w in workers:
                     w.join()
-            finished = all(r in ("iterations", "nodes", "stopped", "solved") for r in reasons)
+            finished = all(r in FINISHED for r in reasons)
             out_of_time = deadline != 0.0 and time.monotonic() >= deadline
             if finished or out_of_time or self._stop.is_set():
                 break
             if on_progress is not None:
-                on_progress(self._result(board, sum(done), reused, start, "running"))
-        reason = "time" if out_of_time and not finished else _overall_reason(reasons)
+                on_progress(self._result(board, sum(done), reused, start, StopReason.RUNNING))
+        reason = StopReason.TIME if out_of_time and not finished else _overall_reason(reasons)
         return self._result(board, sum(done), reused, start, reason)
 
     def _solve_exactly(self, board: Board, start: float,
@@ -485,11 +487,11 @@ class MCTSPlayer:
         return SearchResult(
             best_move=move, iterations=0, root_visits=0, nodes=self._solver.nodes,
             elapsed=time.monotonic() - start, win_rate=stats.win_rate,
-            principal_variation=[move], moves=[stats], stop_reason="exact",
+            principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
             proof=stats.proof, threads=self.threads, exact_score=score)
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
-                reason: str) -> SearchResult:
+                reason: StopReason) -> SearchResult:
         merged: Dict[int, List[Any]] = {}
         for tree in self._trees:
             for move, visits, reward, proof, _, value in tree.child_stats():
@@ -579,23 +581,27 @@ def _weights_setting(value: Any) -> Optional[PatternWeights]:
     if value == "default":
         return default_weights()
     if isinstance(value, (str, os.PathLike)):
-        return load_weights(value)
+        return load_weights(os.fspath(value))
     raise TypeError(f"eval_weights must be None, 'default', a weights file or PatternWeights, "
                     f"not {type(value).__name__}")
+
+
+# The reasons a tree's run ends without more time helping it.
+FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED)
 
 
 def _best_move(moves: Sequence[MoveStats]) -> int:
     """A proven win; else the most-visited move not proven lost (ties by win rate);
     else (everything lost) the most-visited move."""
-    wins = [s for s in moves if s.proof == "win"]
+    wins = [s for s in moves if s.proof == Proof.WIN]
     if wins:
         return wins[0].move
-    alive = [s for s in moves if s.proof != "loss"] or list(moves)
+    alive = [s for s in moves if s.proof != Proof.LOSS] or list(moves)
     return max(alive, key=lambda s: (s.visits, s.win_rate)).move
 
 
-def _overall_reason(reasons: Sequence[str]) -> str:
-    for r in ("solved", "stopped", "nodes", "time"):
+def _overall_reason(reasons: Sequence[StopReason]) -> StopReason:
+    for r in (StopReason.SOLVED, StopReason.STOPPED, StopReason.NODES, StopReason.TIME):
         if r in reasons:
             return r
-    return "iterations"
+    return StopReason.ITERATIONS

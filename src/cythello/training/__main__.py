@@ -6,7 +6,7 @@ from pathlib import Path
 from .pipeline import PRESETS, preset, run
 
 
-def main(argv=None) -> int:
+def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cythello.training",
                                  description="Train cythello's pattern evaluation from "
                                              "self-play (see cythello.training.pipeline).")

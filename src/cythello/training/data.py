@@ -31,7 +31,7 @@ def side_to_move(data: Dict[str, np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
 def empties_of(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
     occupied = np.bitwise_or(own, opp)
     bits = np.unpackbits(occupied.view(np.uint8).reshape(-1, 8), axis=1)
-    return 64 - bits.sum(axis=1).astype(np.int64)
+    return np.asarray(64 - bits.sum(axis=1), dtype=np.int64)
 
 
 def off_path(own: np.ndarray, opp: np.ndarray, fraction: float,

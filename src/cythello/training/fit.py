@@ -60,14 +60,14 @@ def fit_stage(features: np.ndarray, labels: np.ndarray, ridge: float,
         rr_new = float(r @ r)
         p = r + (rr_new / rr) * p
         rr = rr_new
-    return prior + d
+    return np.asarray(prior + d, dtype=np.float64)
 
 
 def predict(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
     """The fitted evaluation (discs) of positions given their packed features."""
-    return weights[features].sum(axis=1)
+    return np.asarray(weights[features].sum(axis=1), dtype=np.float64)
 
 
 def quantize(weights: np.ndarray) -> np.ndarray:
     """Float weights in discs to the int16 units of a weights file."""
-    return np.clip(np.rint(weights * patterns.SCALE), -32767, 32767).astype(np.int16)
+    return np.asarray(np.clip(np.rint(weights * patterns.SCALE), -32767, 32767), dtype=np.int16)

@@ -1,0 +1,46 @@
+"""The states of a search, as enums: one home for their names.
+
+Each is a ``str`` enum, so a state compares equal to its name (``result.stop_reason ==
+"time"``) and prints as it always did; the C modules map their codes to these members in
+one table each, next to the C enum (``_mcts.pyx``: STOP_REASONS, PROOFS;
+``_rollout.pyx``: ROLLOUT_POLICIES).
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class StopReason(str, Enum):
+    """Why a search ended."""
+
+    ITERATIONS = "iterations"     # its iteration budget was spent
+    TIME = "time"                 # its time limit (or the clock) ran out
+    NODES = "nodes"               # the node pool was full
+    STOPPED = "stopped"           # stop() was called
+    SOLVED = "solved"             # MCTS-Solver proved the root
+    EXACT = "exact"               # the endgame solver decided the move
+    RUNNING = "running"           # a progress snapshot: the search goes on
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Proof(str, Enum):
+    """What a proof says about a move or position, for the side that made or faces it."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Rollout(str, Enum):
+    """The playout policy of a tree search."""
+
+    RANDOM = "random"             # uniformly random moves
+    HEURISTIC = "heuristic"       # corners and quiet moves favoured, X/C squares avoided
+
+    def __str__(self) -> str:
+        return self.value
