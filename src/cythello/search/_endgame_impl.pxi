@@ -19,7 +19,7 @@ cdef enum:
     # FFO #20-#39: 7 costs 13%, 9 costs 4%, and parity ordering at 8-9 empties costs 16%).
     TT_EMPTIES = 8
     ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
-    EVAL_SORT_EMPTIES = 16    # at or above: the evaluation (a shallow search) joins the order
+    EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
 
@@ -471,9 +471,9 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 key += 1 << 6
             if ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES:
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
-                # sorts by a shallow search there): one reply less is worth one disc.
+                # sorts by a shallow search there): one reply less is worth two discs.
                 key -= _eval_search(ctx, after_P, after_O, -VALUE_INF, VALUE_INF,
-                                    _sort_depth(empties)) * 256 // EVAL_SCALE
+                                    _sort_depth(empties)) * 128 // EVAL_SCALE
         i = n
         while i > 0 and keys[i - 1] < key:                # insertion sort: lists are short
             keys[i] = keys[i - 1]
@@ -490,7 +490,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
 cdef inline int _sort_depth(int empties) noexcept nogil:
     """How deep the evaluation looks when it orders the moves of a node."""
     cdef int d = (empties - EVAL_SORT_EMPTIES) // 4
-    return 0 if d < 0 else 3 if d > 3 else d
+    return 0 if d < 0 else 4 if d > 4 else d
 
 
 cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
