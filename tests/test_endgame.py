@@ -137,3 +137,69 @@ def test_cli_solve_checks_an_obf_suite():
                           "--time", "0.2"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert "WRONG" in out.stdout and "out of time" in out.stdout
+
+
+# -- the solver's variants: threads, windows, outcome-only ---------------------------------------
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_every_thread_count_gives_the_ffo_scores(threads):
+    solver = Solver(threads=threads)
+    for pos in FFO_EASY + list(read_obf(DATA / "fforum-20-39.obf"))[:6]:
+        result = cy.solve(pos.board, solver=solver)
+        assert result.score == pos.best_score, (threads, pos.board.board_string())
+        assert result.best_move in pos.best_moves()
+
+
+def test_threads_agree_with_exhaustive_search():
+    rng = random.Random(17)
+    solver = Solver(threads=3, table_bits=12)
+    for _ in range(30):
+        board = random_endgame(rng, rng.randint(6, 10))
+        truth = exact_score(board)
+        assert cy.solve(board, solver=solver).score == truth
+        # Null windows: a bound on the right side.
+        score, _, aborted = solver.solve(board, truth - 1, truth)
+        assert not aborted and score >= truth
+        score, _, _ = solver.solve(board, truth, truth + 1)
+        assert score <= truth
+
+
+def test_outcome_only_solves():
+    for pos in FFO_EASY[:8]:
+        result = cy.solve_outcome(pos.board)
+        expected = "win" if pos.best_score > 0 else "loss" if pos.best_score < 0 else "draw"
+        assert result.outcome == expected
+        assert result.lower <= pos.best_score <= result.upper
+        if expected == "win":
+            assert pos.scores[result.best_move] > 0          # the move that proved it wins
+        elif expected == "draw":
+            assert pos.scores[result.best_move] == 0
+    full = sum(cy.solve(p.board).nodes for p in FFO_EASY[:8])
+    outcome = sum(cy.solve_outcome(p.board).nodes for p in FFO_EASY[:8])
+    assert outcome < full
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_aborted_solve_leaves_the_solver_reusable(threads):
+    solver = Solver(threads=threads)
+    hard = Board("--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X")
+    with pytest.raises(SolveAborted) as info:
+        cy.solve(hard, time_limit=0.3, solver=solver)
+    assert info.value.partial.nodes > 0
+    pos = FFO_EASY[3]
+    assert cy.solve(pos.board, solver=solver).score == pos.best_score
+    # And a stop from another thread during a threaded solve.
+    timer = threading.Timer(0.2, solver.stop)
+    timer.start()
+    with pytest.raises(SolveAborted):
+        cy.solve(hard, solver=solver)
+    solver.clear_stop()
+    assert cy.solve(pos.board, solver=solver).score == pos.best_score
+
+
+def test_a_finished_game_is_a_clear_answer():
+    over = Board("X" * 64 + " O")
+    with pytest.raises(cy.InvalidBoardError, match="game is over"):
+        cy.solve(over)
+    score, move, aborted = Solver().solve(over)
+    assert (score, move, aborted) == (-64, cy.PASS, False)

@@ -45,7 +45,9 @@ def build_info() -> "dict[str, object]":
         "implementation": platform.python_implementation(),
     }
 
-from .search.endgame import SolveAborted, SolveResult, solve, solve_moves  # noqa: E402
+from .search.endgame import (  # noqa: E402
+    SolveAborted, SolveResult, solve, solve_moves, solve_outcome,
+)
 from .eval import evaluate  # noqa: E402
 
 __all__ = [
@@ -56,7 +58,7 @@ __all__ = [
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
     "MoveStats",
     "MatchResult", "play_game", "run_match",
-    "solve", "solve_moves", "SolveResult", "SolveAborted", "evaluate",
+    "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
     "PlayerBusyError", "WeightsError",
 ] + _squares.__all__

@@ -65,7 +65,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     say(f"{'#':>3} {'empties':>7} {'score':>6} {'move':>5} {'expected':>8} "
         f"{'nodes':>13} {'seconds':>8}")
     nodes, seconds, checked, correct, aborted = 0, 0.0, 0, 0, 0
-    solver = Solver()
+    solver = Solver(threads=args.threads)
     for i, pos in enumerate(positions, 1):
         if pos.board.is_game_over():
             outcome = pos.board.outcome()
@@ -116,4 +116,6 @@ def add_parser(sub: Any) -> None:
                    help="a position as a board string (for one starting with '-'); repeatable")
     p.add_argument("--time", type=float, default=DEFAULT_TIME,
                    help="seconds per position at most (default: %(default)g)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads sharing each solve (default: %(default)s)")
     p.set_defaults(func=cmd_solve)

@@ -39,17 +39,17 @@ from cythello.errors import PlayerBusyError, SettingsError
 from cythello.search.settings import check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
-ctypedef int (*pvs_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
-                       int empties, int* best_move) noexcept nogil
-cdef pvs_fn PVS = _pvs
+ctypedef int (*run_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
+                       int empties, int* best_move, int threads) noexcept nogil
+cdef run_fn RUN = _run
 SOLVER_BUILD = "portable"
 
 
 def _choose_build():
-    global PVS, SOLVER_BUILD
+    global RUN, SOLVER_BUILD
     fast = load_v3(__file__, "cythello.search._endgame_v3")
     if fast is not None:
-        PVS = <pvs_fn>PyCapsule_GetPointer(fast._pvs_capsule(), PVS_CAPSULE)
+        RUN = <run_fn>PyCapsule_GetPointer(fast._run_capsule(), RUN_CAPSULE)
         SOLVER_BUILD = "x86-64-v3"
 
 _choose_build()
@@ -57,17 +57,21 @@ _choose_build()
 
 cdef class Solver:
     """An exact endgame solver with its own transposition table (kept between solves, so a
-    second solve of a related position is cheaper).  One solve at a time; :meth:`stop` may
-    be called from any thread, and a stop request stands until :meth:`clear_stop`."""
+    second solve of a related position is cheaper).  With ``threads`` > 1, helper threads
+    share the work (young brothers wait, a lock-free shared table).  One solve at a time;
+    :meth:`stop` may be called from any thread, and a stop request stands until
+    :meth:`clear_stop`."""
 
     cdef int stop_flag
     cdef Table table
     cdef bint running
     cdef PatternWeights weights
+    cdef readonly int threads
     cdef readonly unsigned long long nodes
 
-    def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default"):
+    def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
         self.table.entries = NULL
         self.table.date = 0
         if isinstance(weights, str) and weights == "default":
@@ -126,7 +130,7 @@ cdef class Solver:
         self.running = True
         try:
             with nogil:
-                score = PVS(&ctx, P, O, lo, hi, empties, &best_move)
+                score = RUN(&ctx, P, O, lo, hi, empties, &best_move, self.threads)
         finally:
             self.running = False
         self.nodes = ctx.nodes

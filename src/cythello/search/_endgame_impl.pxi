@@ -12,6 +12,24 @@ from cythello.core._rules cimport (
 from cythello.core._stability cimport stable_discs
 from cythello.eval._layout cimport eval_fn, EVAL_SCALE
 
+cdef extern from "cy_threads.h" nogil:
+    ctypedef struct cy_mutex:
+        pass
+    ctypedef struct cy_cond:
+        pass
+    ctypedef struct cy_thread:
+        pass
+    void cy_mutex_init(cy_mutex* m)
+    void cy_mutex_destroy(cy_mutex* m)
+    void cy_mutex_lock(cy_mutex* m)
+    void cy_mutex_unlock(cy_mutex* m)
+    void cy_cond_init(cy_cond* c)
+    void cy_cond_destroy(cy_cond* c)
+    void cy_cond_wait(cy_cond* c, cy_mutex* m)
+    void cy_cond_broadcast(cy_cond* c)
+    int cy_thread_create(cy_thread* t, void (*fn)(void*) noexcept nogil, void* arg)
+    void cy_thread_join(cy_thread t)
+
 cdef enum:
     INF = 127                 # above every score
     VALUE_INF = 1 << 20       # above every evaluation
@@ -20,6 +38,9 @@ cdef enum:
     TT_EMPTIES = 8
     ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
+    SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
+    MAX_OPEN = 512            # split points open at once
+    MAX_THREADS = 256
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
 
@@ -94,26 +115,67 @@ _init_tables()
 # -- the search context and the transposition table ------------------------------------------
 
 cdef struct Entry:
-    uint64_t P, O
-    int8_t lower, upper       # the score lies in [lower, upper]
-    uint8_t move              # best move found, or PASS_MOVE
-    uint8_t empties           # how deep the search behind it was
-    uint16_t date             # the solve that wrote it (older entries give way)
+    # Lock-free for the parallel solve (Hyatt's scheme): the key words are stored XORed
+    # with the data word, so an entry torn by two threads writing at once fails its check
+    # and reads as a miss.
+    uint64_t key_P            # P ^ data
+    uint64_t key_O            # O ^ data
+    uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
+
+cdef struct Found:            # what a probe read, a consistent copy
+    int lower, upper          # the score lies in [lower, upper]
+    int move                  # best move found, or PASS_MOVE
+    int empties               # how deep the search behind it was
+    int date                  # the solve that wrote it (older entries give way)
 
 cdef struct Table:
     Entry* entries            # 2 ** bits buckets of 2 entries
     int bits
     uint16_t date
 
+cdef struct SplitPoint:
+    # A node whose remaining moves several threads search (young brothers wait: the first
+    # move is always searched alone first).  Guarded by Workers.lock.
+    uint64_t P, O
+    int alpha, empties
+    int n, next               # moves, and the next one nobody has taken
+    int squares[64]
+    uint64_t flipped[64]
+    int best, best_move
+    volatile int cutoff       # a move scored above alpha: the others can stop
+    int workers               # helpers searching one of its moves now
+    SplitPoint* parent        # the split point above it, for the cut-off checks
+
+cdef struct Workers:
+    cy_mutex lock
+    cy_cond wake              # work was published, or the solve ends
+    cy_cond done              # a helper finished a move of some split point
+    SplitPoint* open[MAX_OPEN]
+    int n_open
+    volatile int idle         # helpers waiting for work
+    volatile int quit
+    volatile int abort        # the solve is aborted (time, nodes, stop): all unwind
+    uint64_t nodes            # the helpers' nodes, added as they quit
+
 cdef struct Context:
     Table* table
     const int16_t* eval_weights   # NULL: order by mobility alone
     eval_fn evaluate
     uint64_t nodes
-    uint64_t node_limit       # 0: none
+    uint64_t node_limit       # 0: none (with threads: each thread's own count)
     double deadline           # 0: none
     const int* stop_flag
-    bint aborted
+    bint aborted              # unwind: the solve is aborted, or a split point above was cut
+    Workers* workers          # NULL: one thread
+    SplitPoint* sp            # the innermost split point this thread works under
+
+
+cdef inline bint _cut_above(SplitPoint* sp) noexcept nogil:
+    while sp != NULL:
+        if sp.cutoff:
+            return True
+        sp = sp.parent
+    return False
 
 
 cdef inline bint _should_stop(Context* ctx) noexcept nogil:
@@ -124,6 +186,10 @@ cdef inline bint _should_stop(Context* ctx) noexcept nogil:
                 or (ctx.deadline > 0 and cy_monotonic() >= ctx.deadline)
                 or (ctx.stop_flag != NULL and cy_load_flag(ctx.stop_flag))):
             ctx.aborted = True
+            if ctx.workers != NULL:
+                ctx.workers.abort = 1
+        elif ctx.workers != NULL and (ctx.workers.abort or _cut_above(ctx.sp)):
+            ctx.aborted = True
     return ctx.aborted
 
 
@@ -132,14 +198,28 @@ cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
     return &t.entries[2 * ((h ^ (h >> 29)) >> (64 - t.bits))]
 
 
-cdef inline Entry* _probe(Table* t, uint64_t P, uint64_t O) noexcept nogil:
-    """The entry of this position, or NULL."""
+cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept nogil:
+    cdef uint64_t d = e.data
+    if (e.key_P ^ d) != P or (e.key_O ^ d) != O:
+        return False
+    out.lower = <int8_t>(d & 0xFF)
+    out.upper = <int8_t>((d >> 8) & 0xFF)
+    out.move = (d >> 16) & 0xFF
+    out.empties = (d >> 24) & 0xFF
+    out.date = (d >> 32) & 0xFFFF
+    return True
+
+
+cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept nogil:
+    """Whether the table knows this position (then ``out`` holds what it knows)."""
     cdef Entry* b = _bucket(t, P, O)
-    if b[0].P == P and b[0].O == O:
-        return &b[0]
-    if b[1].P == P and b[1].O == O:
-        return &b[1]
-    return NULL
+    return _read(&b[0], P, O, out) or _read(&b[1], P, O, out)
+
+
+cdef inline int _age(Entry* e, int date) noexcept nogil:
+    """An entry's claim to stay: entries of this solve by depth, older ones last."""
+    cdef uint64_t d = e.data
+    return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
 
 
 cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
@@ -148,34 +228,161 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
     low, a lower bound if it failed high, else the exact score."""
     cdef Entry* b = _bucket(t, P, O)
     cdef Entry* e
-    if b[0].P == P and b[0].O == O:
+    cdef Found f
+    if _read(&b[0], P, O, &f):
         e = &b[0]
-    elif b[1].P == P and b[1].O == O:
+    elif _read(&b[1], P, O, &f):
         e = &b[1]
     else:
-        # Replace the entry from an older solve, else the shallower one.
-        if b[0].date != t.date or b[1].date != t.date:
-            e = &b[0] if b[0].date != t.date else &b[1]
-        else:
-            e = &b[0] if b[0].empties <= b[1].empties else &b[1]
-        e.P = P
-        e.O = O
-        e.lower = -64
-        e.upper = 64
-    e.date = t.date
-    e.empties = empties
+        # Replace an entry from an older solve, else the shallower one.
+        e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
+        f.lower = -64
+        f.upper = 64
+        f.move = PASS_MOVE
     if score <= alpha:
-        if score < e.upper:
-            e.upper = score
+        if score < f.upper:
+            f.upper = score
     elif score >= beta:
-        if score > e.lower:
-            e.lower = score
+        if score > f.lower:
+            f.lower = score
     else:
-        e.lower = e.upper = score
-    if e.lower > e.upper:         # an older, inconsistent bound: the new one wins
-        e.lower = e.upper = score
+        f.lower = f.upper = score
+    if f.lower > f.upper:         # an older, inconsistent bound: the new one wins
+        f.lower = f.upper = score
     if score > alpha:
-        e.move = move
+        f.move = move
+    cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
+                       | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
+                       | (<uint64_t>t.date) << 32)
+    e.key_P = P ^ d
+    e.key_O = O ^ d
+    e.data = d
+
+
+# -- parallel search: young brothers wait (Feldmann et al.) ------------------------------------
+
+cdef void _publish(Workers* w, SplitPoint* sp) noexcept nogil:
+    if w.n_open < MAX_OPEN:
+        w.open[w.n_open] = sp
+        w.n_open += 1
+        cy_cond_broadcast(&w.wake)
+
+
+cdef void _retire(Workers* w, SplitPoint* sp) noexcept nogil:
+    """Take a split point off the open list (no more moves to hand out)."""
+    cdef int i
+    for i in range(w.n_open):
+        if w.open[i] == sp:
+            w.n_open -= 1
+            w.open[i] = w.open[w.n_open]
+            return
+
+
+cdef int _take(Workers* w, SplitPoint* sp) noexcept nogil:
+    """The index of a move of ``sp`` nobody searches yet, or -1 (lock held)."""
+    cdef int i
+    if sp.cutoff or w.abort or sp.next >= sp.n:
+        _retire(w, sp)
+        return -1
+    i = sp.next
+    sp.next += 1
+    if sp.next >= sp.n:
+        _retire(w, sp)
+    return i
+
+
+cdef void _search_move(Context* ctx, SplitPoint* sp, int i) noexcept nogil:
+    """Search move ``i`` of ``sp`` and report it (takes the lock to report)."""
+    cdef int v = -_nws(ctx, sp.O ^ sp.flipped[i],
+                       sp.P | sp.flipped[i] | ((<uint64_t>1) << sp.squares[i]),
+                       -sp.alpha - 1, sp.empties - 1)
+    cdef Workers* w = ctx.workers
+    cy_mutex_lock(&w.lock)
+    if not ctx.aborted and v > sp.best:
+        sp.best = v
+        sp.best_move = sp.squares[i]
+        if v > sp.alpha:
+            sp.cutoff = 1
+            _retire(w, sp)
+    cy_mutex_unlock(&w.lock)
+
+
+cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, int* squares,
+                 uint64_t* flipped, int n, int* best, int* best_move) noexcept nogil:
+    """Search the ``n`` moves left at a node with idle helpers; ``best``/``best_move``
+    come in as what the first move found and go out as the best of all."""
+    cdef SplitPoint sp
+    cdef Workers* w = ctx.workers
+    cdef SplitPoint* above = ctx.sp
+    cdef int i
+    sp.P = P
+    sp.O = O
+    sp.alpha = alpha
+    sp.empties = empties
+    sp.n = n
+    sp.next = 0
+    for i in range(n):
+        sp.squares[i] = squares[i]
+        sp.flipped[i] = flipped[i]
+    sp.best = best[0]
+    sp.best_move = best_move[0]
+    sp.cutoff = 0
+    sp.workers = 0
+    sp.parent = above
+    ctx.sp = &sp
+    cy_mutex_lock(&w.lock)
+    _publish(w, &sp)
+    while True:                         # the master searches moves too, then waits
+        i = _take(w, &sp)
+        if i < 0:
+            break
+        cy_mutex_unlock(&w.lock)
+        _search_move(ctx, &sp, i)
+        cy_mutex_lock(&w.lock)
+    _retire(w, &sp)
+    while sp.workers > 0:
+        cy_cond_wait(&w.done, &w.lock)
+    cy_mutex_unlock(&w.lock)
+    ctx.sp = above
+    # A cut-off of this split point ended the master's own search early: that is no
+    # reason to unwind further.
+    if ctx.aborted and not w.abort and not _cut_above(above):
+        ctx.aborted = False
+    best[0] = sp.best
+    best_move[0] = sp.best_move
+
+
+cdef void _helper(void* arg) noexcept nogil:
+    """A helper thread: search moves of open split points until the solve ends."""
+    cdef Context ctx = (<Context*>arg)[0]        # the master's settings, a fresh count
+    cdef Workers* w = ctx.workers
+    cdef SplitPoint* sp
+    cdef int i
+    ctx.nodes = 0
+    ctx.sp = NULL
+    cy_mutex_lock(&w.lock)
+    while True:
+        while not w.quit and w.n_open == 0:
+            w.idle += 1
+            cy_cond_wait(&w.wake, &w.lock)
+            w.idle -= 1
+        if w.quit:
+            break
+        sp = w.open[w.n_open - 1]                # the newest: the deepest, cheapest
+        i = _take(w, sp)
+        if i < 0:
+            continue
+        sp.workers += 1
+        cy_mutex_unlock(&w.lock)
+        ctx.sp = sp
+        ctx.aborted = w.abort
+        _search_move(&ctx, sp, i)
+        cy_mutex_lock(&w.lock)
+        sp.workers -= 1
+        if sp.workers == 0:
+            cy_cond_broadcast(&w.done)
+    w.nodes += ctx.nodes
+    cy_mutex_unlock(&w.lock)
 
 
 # -- the last empties --------------------------------------------------------------------------
@@ -445,7 +652,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef int keys[64]
     cdef int n = 0, sq, key, i
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
-    cdef Entry* e
+    cdef Found e
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
@@ -453,8 +660,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
         if ctx.table != NULL and empties >= ETC_EMPTIES:
-            e = _probe(ctx.table, after_P, after_O)
-            if e != NULL and -e.upper > alpha:
+            if _probe(ctx.table, after_P, after_O, &e) and -e.upper > alpha:
                 cutoff[0] = -e.upper
                 return 0
         if sq == hash_move:
@@ -534,7 +740,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, upper, cutoff = -INF
     cdef int squares[64]
     cdef uint64_t flipped[64]
-    cdef Entry* e
+    cdef Found e
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
@@ -542,14 +748,12 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         upper = _stability_bound(P, O)
         if upper <= alpha:
             return upper
-    if ctx.table != NULL:
-        e = _probe(ctx.table, P, O)
-        if e != NULL:
-            if e.lower > alpha:
-                return e.lower
-            if e.upper <= alpha:
-                return e.upper
-            hash_move = e.move
+    if ctx.table != NULL and _probe(ctx.table, P, O, &e):
+        if e.lower > alpha:
+            return e.lower
+        if e.upper <= alpha:
+            return e.upper
+        hash_move = e.move
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
@@ -569,6 +773,12 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     if cutoff != -INF:
         return cutoff
     for i in range(n):
+        if (ctx.workers != NULL and empties >= SPLIT_EMPTIES and n - i >= 2
+                and ctx.workers.idle > 0 and (i > 0 or best != -INF)):
+            # The eldest brother is searched: the rest may go to idle helpers.
+            _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
+                   &hash_move)
+            break
         v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                   -alpha - 1, empties - 1)
         if v > best:
@@ -592,7 +802,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     cdef int cutoff = -INF
     cdef int squares[64]
     cdef uint64_t flipped[64]
-    cdef Entry* e
+    cdef Found e
     best_move[0] = PASS_MOVE
     ctx.nodes += 1
     if _should_stop(ctx):
@@ -602,13 +812,11 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O)
         return -_pvs(ctx, O, P, -beta, -alpha, empties, &child_move)
-    if ctx.table != NULL and empties >= TT_EMPTIES:
-        e = _probe(ctx.table, P, O)
-        if e != NULL:
-            hash_move = e.move
-            if e.lower == e.upper and (moves >> hash_move) & 1:
-                best_move[0] = hash_move
-                return e.lower
+    if ctx.table != NULL and empties >= TT_EMPTIES and _probe(ctx.table, P, O, &e):
+        hash_move = e.move
+        if e.lower == e.upper and hash_move != PASS_MOVE and (moves >> hash_move) & 1:
+            best_move[0] = hash_move
+            return e.lower
     n = _order(ctx, P, O, moves, hash_move, squares, flipped, 0, alpha, &cutoff)
     for i in range(n):
         if i == 0:
@@ -634,12 +842,55 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     return best
 
 
+cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int empties,
+              int* best_move, int threads) noexcept nogil:
+    """The solve: ``_pvs`` from the root, with ``threads - 1`` helper threads sharing the
+    work of nodes with at least SPLIT_EMPTIES empties (and the transposition table)."""
+    cdef Workers w
+    cdef cy_thread pool[MAX_THREADS]
+    cdef Context template
+    cdef int i, started = 0, score
+    ctx.workers = NULL
+    ctx.sp = NULL
+    if threads <= 1:
+        return _pvs(ctx, P, O, alpha, beta, empties, best_move)
+    cy_mutex_init(&w.lock)
+    cy_cond_init(&w.wake)
+    cy_cond_init(&w.done)
+    w.n_open = 0
+    w.idle = 0
+    w.quit = 0
+    w.abort = 0
+    w.nodes = 0
+    ctx.workers = &w
+    template = ctx[0]
+    for i in range(min(threads, MAX_THREADS) - 1):
+        if cy_thread_create(&pool[started], _helper, &template) == 0:
+            started += 1
+    score = _pvs(ctx, P, O, alpha, beta, empties, best_move)
+    # Every split point waits for its helpers, so none is searching now.
+    cy_mutex_lock(&w.lock)
+    w.quit = 1
+    cy_cond_broadcast(&w.wake)
+    cy_mutex_unlock(&w.lock)
+    for i in range(started):
+        cy_thread_join(pool[i])
+    ctx.nodes += w.nodes
+    if w.abort:
+        ctx.aborted = True
+    ctx.workers = NULL
+    cy_cond_destroy(&w.done)
+    cy_cond_destroy(&w.wake)
+    cy_mutex_destroy(&w.lock)
+    return score
+
+
 # The entry point crosses from the v3 build to the portable one in a capsule; its name
 # carries the signature, so a mismatched pair of builds fails to load instead of crashing.
-cdef const char* PVS_CAPSULE = (b"cythello.search._endgame_impl._pvs: int (Context*, "
-                                b"uint64_t, uint64_t, int, int, int, int*)")
+cdef const char* RUN_CAPSULE = (b"cythello.search._endgame_impl._run: int (Context*, "
+                                b"uint64_t, uint64_t, int, int, int, int*, int)")
 
 
-def _pvs_capsule():
+def _run_capsule():
     """The search entry point of this build (for the portable module to call)."""
-    return PyCapsule_New(<void*>_pvs, PVS_CAPSULE, NULL)
+    return PyCapsule_New(<void*>_run, RUN_CAPSULE, NULL)

@@ -114,22 +114,25 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
 
 def solve(board: Board, time_limit: Optional[float] = None, node_limit: Optional[int] = None,
           solver: Optional[Solver] = None,
-          on_step: Optional[Callable[[SolveResult], None]] = None) -> SolveResult:
-    """The exact score and a best move of ``board`` (GIL released while it runs);
+          on_step: Optional[Callable[[SolveResult], None]] = None,
+          threads: int = 1) -> SolveResult:
+    """The exact score and a best move of ``board`` (GIL released while it runs), on
+    ``threads`` threads (ignored when a ``solver`` is given: it has its own);
     ``on_step`` sees the bounds after each null-window step."""
     _check(board, node_limit)
-    return _drive(board, solver or Solver(), make_deadline(time_limit), node_limit, True,
-                  on_step)
+    return _drive(board, solver or Solver(threads=threads), make_deadline(time_limit),
+                  node_limit, True, on_step)
 
 
 def solve_outcome(board: Board, time_limit: Optional[float] = None,
                   node_limit: Optional[int] = None,
-                  solver: Optional[Solver] = None) -> SolveResult:
+                  solver: Optional[Solver] = None, threads: int = 1) -> SolveResult:
     """Only whether the side to move wins, draws or loses under perfect play (``outcome``),
     with a move that achieves it: two null-window searches, often far cheaper than the
     exact score."""
     _check(board, node_limit)
-    return _drive(board, solver or Solver(), make_deadline(time_limit), node_limit, False)
+    return _drive(board, solver or Solver(threads=threads), make_deadline(time_limit),
+                  node_limit, False)
 
 
 def solve_moves(board: Board, time_limit: Optional[float] = None,

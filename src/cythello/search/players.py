@@ -294,7 +294,7 @@ class MCTSPlayer:
         self.eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
         self.minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
         self.leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
-        self._solver = Solver()
+        self._solver = Solver(threads=self.threads)
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._search_lock = threading.Lock()   # one search at a time per player
