@@ -1,18 +1,112 @@
-"""Endgame solver benchmark on the FFO suite: ``cythello solve`` over a file, which checks
-each exact score against the published one and prints nodes, time and nodes per second.
+"""Endgame solver benchmark: the FFO suites, the threads' speed-up, and solve times by
+empties on self-play positions, with the portable C yardstick's perft(11) from the same run.
 
-    python3 benchmarks/bench_endgame.py            # FFO #20-#39 (6-26 empties): minutes
-    python3 benchmarks/bench_endgame.py 1-19       # FFO #1-#19 (14-16 empties): a second
-    python3 benchmarks/bench_endgame.py 20-39 --time 20
+    python3 benchmarks/bench_endgame.py                 # FFO #20-#39 and #40-#49, 1 thread
+    python3 benchmarks/bench_endgame.py --threads 1,2   # and the speed-up of 2 threads
+    python3 benchmarks/bench_endgame.py --suite 1-19    # a quick check
+    python3 benchmarks/bench_endgame.py --by-empties    # seconds per solve by empties
+
+Every score is checked against the one the .obf file lists.  The suite's time divided by
+the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
+FFO #20-#39 in about 30x perft(11) on this kind of machine).
 """
+import argparse
+import statistics
 import sys
+import time
 from pathlib import Path
 
-from cythello.cli import main
+import cythello as cy
+from cythello.search._endgame import SOLVER_BUILD, Solver
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+from _reference import reference
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+
+SUITES = {"1-19": ("fforum-1-19.obf", None), "20-39": ("fforum-20-39.obf", None),
+          "40-49": ("fforum-40-59.obf", 10), "40-59": ("fforum-40-59.obf", None)}
+
+
+def run_suite(name, threads, verbose):
+    path, count = SUITES[name]
+    positions = list(cy.read_obf(DATA / path))[:count]
+    solver = Solver(threads=threads)
+    total_nodes, total_time, wrong = 0, 0.0, 0
+    for i, pos in enumerate(positions):
+        start = time.perf_counter()
+        r = cy.solve(pos.board, solver=solver)
+        elapsed = time.perf_counter() - start
+        ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+        wrong += not ok
+        total_nodes += r.nodes
+        total_time += elapsed
+        if verbose:
+            print(f"  {i + 1:>3} {pos.board.empties():>3} empties {r.score:>+4} "
+                  f"{r.best_move_name:>4} {'ok' if ok else 'WRONG'} {r.nodes:>14,} nodes "
+                  f"{elapsed:>8.3f} s {r.nodes / elapsed / 1e6 if elapsed else 0:>6.1f} M/s",
+                  flush=True)
+    return total_time, total_nodes, wrong, len(positions)
+
+
+def by_empties():
+    """Seconds per exact and per outcome-only solve, by empties, on the held-out self-play
+    positions (the kind a game meets): what endgame_empties can afford."""
+    rows = [line.rsplit(" ", 1) for line in HELDOUT.read_text().splitlines() if line.strip()]
+    boards = {}
+    for text, _ in rows:
+        b = cy.Board(text)
+        boards.setdefault(b.empties(), []).append(b)
+    solver = Solver()
+    print(f"{'empties':>8} {'n':>4} {'exact mean':>11} {'exact max':>10} {'outcome mean':>13}")
+    for e in sorted(boards):
+        exact, outcome = [], []
+        for b in boards[e][:20]:
+            t = time.perf_counter()
+            cy.solve(b, solver=solver)
+            exact.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            cy.solve_outcome(b, solver=Solver())
+            outcome.append(time.perf_counter() - t)
+        print(f"{e:>8} {len(exact):>4} {statistics.mean(exact):>10.3f}s {max(exact):>9.3f}s "
+              f"{statistics.mean(outcome):>12.3f}s", flush=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", action="append", choices=list(SUITES),
+                    help="suites to run (default: 20-39 and 40-49)")
+    ap.add_argument("--threads", default="1", help="thread counts to run, e.g. 1,2")
+    ap.add_argument("--quiet", action="store_true", help="no line per position")
+    ap.add_argument("--by-empties", action="store_true",
+                    help="solve times by empties on held-out self-play positions instead")
+    args = ap.parse_args()
+    if args.by_empties:
+        by_empties()
+        return 0
+    ref = reference(2.0)
+    perft = ref["perft11_s"] if ref else None
+    print(f"solver build: {SOLVER_BUILD}; yardstick perft(11): "
+          f"{perft:.3f} s" if perft else "yardstick: not available")
+    failures = 0
+    base = {}
+    for suite in args.suite or ["20-39", "40-49"]:
+        for threads in (int(t) for t in args.threads.split(",")):
+            print(f"FFO #{suite}, {threads} thread(s):")
+            seconds, nodes, wrong, n = run_suite(suite, threads, not args.quiet)
+            failures += wrong
+            ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
+            speedup = ""
+            if threads == 1:
+                base[suite] = seconds
+            elif suite in base:
+                speedup = f", speed-up {base[suite] / seconds:.2f}x"
+            print(f"  total: {n - wrong}/{n} correct, {nodes:,} nodes in {seconds:.2f} s "
+                  f"({nodes / seconds / 1e6:.1f} M nodes/s){ratio}{speedup}", flush=True)
+    return 1 if failures else 0
+
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    which = args.pop(0) if args and not args[0].startswith("-") else "20-39"
-    sys.exit(main(["solve", str(DATA / f"fforum-{which}.obf")] + args))
+    sys.exit(main())

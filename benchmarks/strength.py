@@ -1,54 +1,79 @@
-"""Strength table: matches between presets, against RandomPlayer, heuristic against random
-rollouts at equal time, and the endgame solver's worth.  Colours alternate and each pair of games shares an opening
-(random 4-ply openings), so neither side gets the easier colour of a position.
+"""Strength in matches: colours alternate and each pair of games shares a random 4-ply
+opening, so neither side gets the easier colour of a position.  Elo with the 95% Wilson
+interval; games run on ``--workers`` processes.
 
-    python3 benchmarks/strength.py [--games 20] [--only ladder|rollouts|endgame]
-    python3 benchmarks/strength.py --games 100 --pair hard,medium
+    python3 benchmarks/strength.py --games 100 --time 0.1 --pair expert,expert-0.1
+    python3 benchmarks/strength.py --games 100 --time 1.0 --pair expert,expert-0.1
+    python3 benchmarks/strength.py --games 100 --pair "mcts:time=0.1,leaf_eval=1,eval_weights=default" "mcts:time=0.1"
+    python3 benchmarks/strength.py --ladder             # each preset against the one below
+
+Players are any ``cythello match`` spec (presets, ``mcts:key=value,...``,
+``alphabeta:depth=N``, ``random``), plus ``expert-0.1``: the expert preset of cythello 0.1.0
+(heuristic playouts, square-table prior, no evaluation), the baseline of the knowledge
+work.  With ``--time``, both MCTS players get that many seconds per move (equal time),
+whatever their presets say.
 """
 import argparse
+import sys
 import time
 
 import cythello as cy
+from cythello.cli.common import make_player
 from cythello.match import random_openings, run_match
 
+# cythello 0.1.0's expert preset, kept here as the fixed baseline.
+OLD_EXPERT = {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
+              "rollout": "heuristic", "endgame_empties": 18, "progressive_bias": 4.0}
 
-def report(name, first, second, games, openings):
+
+def player(spec, seed, move_time):
+    if spec == "expert-0.1":
+        settings = dict(OLD_EXPERT, seed=seed)
+    else:
+        made = make_player(spec, seed)
+        if not isinstance(made, cy.MCTSPlayer) or move_time is None:
+            return made
+        settings = dict(made._settings)
+    if move_time is not None:
+        settings.update(time_limit=move_time, iterations=None)
+    settings["seed"] = seed
+    return cy.MCTSPlayer(**settings)
+
+
+def report(first, second, games, move_time, workers, seed=1):
+    openings = random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
-    result = run_match(first, second, games, openings=openings)
-    print(f"{name:<44} {result.summary()}   ({time.perf_counter() - start:.0f} s)", flush=True)
+    result = run_match(player(first, 3, move_time), player(second, 4, move_time), games,
+                       openings=openings, workers=workers)
+    discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
+    per_move = f", {move_time:g} s/move" if move_time else ""
+    print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
+          f"{sum(discs) / len(discs):+.1f}  ({time.perf_counter() - start:.0f} s)", flush=True)
     return result
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--only", choices=["ladder", "rollouts", "endgame"])
-    ap.add_argument("--pair", help="only this preset pair, e.g. hard,medium")
-    ap.add_argument("--move-time", type=float, default=0.05,
-                    help="seconds per move for the equal-time rollout comparison")
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--time", type=float, help="seconds per move for both players")
+    ap.add_argument("--workers", type=int, default=2, help="games at once (default: 2)")
+    ap.add_argument("--pair", nargs="+", metavar="A,B",
+                    help="players: 'A,B' or two arguments A B")
+    ap.add_argument("--ladder", action="store_true",
+                    help="easy vs random, then each preset against the one below")
     args = ap.parse_args()
-    openings = random_openings(args.games, plies=4, seed=1)
     if args.pair:
-        upper, lower = args.pair.split(",")
-        report(f"{upper} vs {lower}", cy.MCTSPlayer.preset(upper, seed=3),
-               cy.MCTSPlayer.preset(lower, seed=4), args.games, openings)
-        return
-    if args.only in (None, "rollouts"):
-        t = args.move_time
-        report(f"heuristic vs random rollouts, {t:g} s/move",
-               cy.MCTSPlayer(time_limit=t, rollout="heuristic", seed=1),
-               cy.MCTSPlayer(time_limit=t, rollout="random", seed=2), args.games, openings)
-    if args.only in (None, "endgame"):
-        report("hard vs hard without the endgame solver",
-               cy.MCTSPlayer.preset("hard", seed=5),
-               cy.MCTSPlayer.preset("hard", seed=6, endgame_empties=0), args.games, openings)
-    if args.only in (None, "ladder"):
-        report("easy vs RandomPlayer", cy.MCTSPlayer.preset("easy", seed=1), cy.RandomPlayer(2),
-               args.games, openings)
-        for upper, lower in (("medium", "easy"), ("hard", "medium"), ("expert", "hard")):
-            report(f"{upper} vs {lower}", cy.MCTSPlayer.preset(upper, seed=3),
-                   cy.MCTSPlayer.preset(lower, seed=4), args.games, openings)
+        first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
+        report(first, second, args.games, args.time, args.workers)
+    if args.ladder:
+        for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
+                             ("expert", "hard")):
+            report(upper, lower, args.games, None, args.workers)
+    if not args.pair and not args.ladder:
+        ap.print_help()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -7,7 +7,6 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 
 import cythello as cy
 from cythello import Board

@@ -348,3 +348,31 @@ def test_the_evaluation_values_are_the_evaluators():
     plain = SearchTree(board, seed=1)
     plain.run(10)
     assert plain.root_value is None and all(c[5] is None for c in plain.child_stats())
+
+
+def test_early_stop_ends_a_decided_search():
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7g6f7c5b6")
+    full = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0)
+    early = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0,
+                       early_stop=True)
+    assert full.run(100_000) == (100_000, "iterations")
+    done, reason = early.run(100_000)
+    assert reason == "decided" and done < 100_000
+    # It stopped only once the leader could not be caught with what was left.
+    visits = sorted((c[1] for c in early.child_stats()), reverse=True)
+    assert visits[0] - visits[1] > 100_000 - done
+    best = max(early.child_stats(), key=lambda c: c[1])[0]
+    assert best == max(full.child_stats(), key=lambda c: c[1])[0]
+
+
+def test_progressive_widening_considers_the_best_children_first():
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4")
+    tree = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0, widening=1.0)
+    tree.run(64)
+    children = tree.child_stats()            # sorted by the evaluation at expansion
+    visited = [c for c in children if c[1]]
+    assert len(visited) < len(children)      # the worst were not even tried yet
+    assert children[: len(visited)] == visited
+    assert sum(c[1] for c in children) == 64

@@ -10,7 +10,7 @@ Perspective: every node credits results to the player whose move led into it (a 
 the node), never by depth parity, so passes need no special case.  Rewards are 1 for a win,
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
 """
-from libc.math cimport expf, logf, sqrtf
+from libc.math cimport expf, logf, powf, sqrtf
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
@@ -50,10 +50,11 @@ cdef enum:
     STOP_NODES = 2
     STOP_SIGNAL = 3
     STOP_SOLVED = 4
+    STOP_DECIDED = 5
 
 # The C codes above (and _pool.pxd's proofs) as the Python states, by code.
 STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopReason.STOPPED,
-                StopReason.SOLVED)
+                StopReason.SOLVED, StopReason.DECIDED)
 PROOF_NAMES = (None, Proof.WIN, Proof.LOSS, Proof.DRAW)
 NODE_BYTES = sizeof(Node)
 
@@ -122,6 +123,8 @@ cdef class SearchTree:
     cdef object _weights_ref       # keeps the weights alive
     cdef float minimax_weight      # alpha: weight of the minimax value in a child's Q
     cdef float leaf_eval           # lambda: weight of the evaluation in a leaf's value
+    cdef bint early_stop           # stop once the best root move is decided
+    cdef float widening            # progressive widening: consider 1 + w * n**0.4 children
     cdef float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
     cdef int stop_flag
     cdef bint running              # a run() is in progress (set and read under the GIL)
@@ -130,7 +133,8 @@ cdef class SearchTree:
     def __cinit__(self, Board board not None, *, exploration=1.4142135623730951,
                   str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
                   expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
-                  eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0):
+                  eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0, early_stop=False,
+                  widening=0.0):
         # Every setting is checked by cythello.search.settings, as the players' are.
         if rollout not in ROLLOUT_POLICIES:
             raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
@@ -144,6 +148,8 @@ cdef class SearchTree:
         minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
         leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
         eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
+        self.early_stop = bool(early_stop)
+        self.widening = check_number("widening", widening, 0, 100)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
         self.eval_weights = NULL
@@ -205,8 +211,12 @@ cdef class SearchTree:
         cdef float explore = self.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
         cdef float score, best_score = -1e30, q, p
         cdef bint evaluated = self.evaluate != NULL
+        cdef uint32_t width = nodes[parent].num_children
         cdef Node* c
-        for i in range(first, first + nodes[parent].num_children):
+        if self.widening != 0:
+            # Progressive widening: only the best-ordered children, more as visits grow.
+            width = min(width, 1 + <uint32_t>(self.widening * powf(<float>visits, 0.4)))
+        for i in range(first, first + width):
             c = &nodes[i]
             if c.proven == PROVEN_LOSS:
                 continue
@@ -395,8 +405,10 @@ cdef class SearchTree:
 
     cdef int _run(self, uint64_t max_iterations, double deadline, uint64_t* done) noexcept nogil:
         """Iterate until a limit: ``max_iterations``, the monotonic ``deadline`` (0 = none),
-        the node cap, the stop flag, or a solved root."""
+        the node cap, the stop flag, a solved root, or (with early stopping) a decided
+        root."""
         cdef uint64_t n = 0
+        cdef double start = cy_monotonic() if self.early_stop else 0.0, now
         while True:
             if self.pool.nodes[0].proven != UNPROVEN:
                 done[0] = n
@@ -409,13 +421,42 @@ cdef class SearchTree:
                 return STOP_SIGNAL
             # The clock is read after the first iteration and then every CLOCK_EVERY: each
             # call makes progress, however close its deadline.
-            if deadline > 0 and n % CLOCK_EVERY == 1 and cy_monotonic() >= deadline:
-                done[0] = n
-                return STOP_TIME
+            if n % CLOCK_EVERY == 1:
+                now = cy_monotonic() if deadline > 0 or self.early_stop else 0.0
+                if deadline > 0 and now >= deadline:
+                    done[0] = n
+                    return STOP_TIME
+                if self.early_stop and self._decided(n, max_iterations, deadline, now - start):
+                    done[0] = n
+                    return STOP_DECIDED
             if self._iterate() != 0:               # it still counted: it was backed up
                 done[0] = n + 1
                 return STOP_NODES
             n += 1
+
+    cdef bint _decided(self, uint64_t n, uint64_t max_iterations, double deadline,
+                       double elapsed) noexcept nogil:
+        """Whether the most visited root move stays the most visited whatever the rest of
+        the budget does: even if every remaining iteration went to the runner-up."""
+        cdef Node* nodes = self.pool.nodes
+        cdef uint32_t i, first = nodes[0].first_child
+        cdef double best = 0, second = 0, v, left = 1e300
+        if not nodes[0].flags & FLAG_EXPANDED or nodes[0].num_children < 2:
+            return False
+        for i in range(first, first + nodes[0].num_children):
+            v = nodes[i].visits
+            if v > best:
+                second = best
+                best = v
+            elif v > second:
+                second = v
+        if max_iterations != <uint64_t>0xFFFFFFFFFFFFFFFFULL:
+            left = <double>(max_iterations - n)
+        if deadline > 0 and elapsed > 0:
+            v = (deadline - cy_monotonic()) * n / elapsed      # iterations the time allows
+            if v < left:
+                left = v
+        return left < 1e300 and best - second > left
 
     # -- Python interface ------------------------------------------------------------------
 

@@ -236,6 +236,11 @@ class MCTSPlayer:
     ``eval_scale`` discs per unit), ``minimax_weight`` blends it into each child's mean
     reward (implicit minimax backups), and ``leaf_eval`` blends it into the value of each
     new leaf in place of the playout (1: no playouts at all).
+
+    ``early_stop`` ends a search once its most visited move can no longer be overtaken
+    within the budget left (the time saved stays on a game clock).  ``widening`` > 0 turns on
+    progressive widening: a node considers only its ``1 + widening * n**0.4`` best-ordered
+    children after ``n`` visits.
     """
 
     def __init__(
@@ -258,6 +263,8 @@ class MCTSPlayer:
         eval_scale: float = 8.0,
         minimax_weight: float = 0.0,
         leaf_eval: float = 0.0,
+        early_stop: bool = False,
+        widening: float = 0.0,
     ) -> None:
         # The settings as given, for pickling (a copy in another process gets fresh trees).
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -294,6 +301,8 @@ class MCTSPlayer:
         self.eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
         self.minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
         self.leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
+        self.early_stop = bool(early_stop)
+        self.widening = check_number("widening", widening, 0, 100)
         self._solver = Solver(threads=self.threads)
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
@@ -370,7 +379,8 @@ class MCTSPlayer:
                        seed=self._tree_seed(i), max_nodes=self.max_nodes,
                        disc_weight=self.disc_weight, progressive_bias=self.progressive_bias,
                        evaluator=self.eval_weights, eval_scale=self.eval_scale,
-                       minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval)
+                       minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
+                       early_stop=self.early_stop, widening=self.widening)
             for i in range(self.threads)
         ]
         return 0
@@ -587,7 +597,8 @@ def _weights_setting(value: Any) -> Optional[PatternWeights]:
 
 
 # The reasons a tree's run ends without more time helping it.
-FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED)
+FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
+            StopReason.DECIDED)
 
 
 def _best_move(moves: Sequence[MoveStats]) -> int:
@@ -601,7 +612,8 @@ def _best_move(moves: Sequence[MoveStats]) -> int:
 
 
 def _overall_reason(reasons: Sequence[StopReason]) -> StopReason:
-    for r in (StopReason.SOLVED, StopReason.STOPPED, StopReason.NODES, StopReason.TIME):
+    for r in (StopReason.SOLVED, StopReason.STOPPED, StopReason.NODES, StopReason.DECIDED,
+              StopReason.TIME):
         if r in reasons:
             return r
     return StopReason.ITERATIONS

@@ -19,6 +19,7 @@ class StopReason(str, Enum):
     STOPPED = "stopped"           # stop() was called
     SOLVED = "solved"             # MCTS-Solver proved the root
     EXACT = "exact"               # the endgame solver decided the move
+    DECIDED = "decided"           # early stop: the best move could no longer change
     RUNNING = "running"           # a progress snapshot: the search goes on
 
     def __str__(self) -> str:

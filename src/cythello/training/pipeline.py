@@ -77,7 +77,8 @@ def _selfplay_settings(config: Config, round_index: int,
     settings: Dict[str, Any] = {"iterations": config.iterations, "rollout": "heuristic",
                                 "progressive_bias": 4.0}
     if round_index > 0 and weights_file is not None:
-        settings.update(eval_weights=str(weights_file))
+        # The engine as it plays with an evaluation: evaluated leaves, minimax backups.
+        settings.update(eval_weights=str(weights_file), leaf_eval=1.0, minimax_weight=0.5)
     return settings
 
 
