@@ -39,7 +39,7 @@ def add_parsers(sub: Any) -> None:
                            description=f"Serve {what.split(' ', 1)[1]} on stdin/stdout "
                                        "for a GUI.  --iterations/--time, when given, win "
                                        "over the GUI's level and clock.")
-        add_search_options(p)
+        add_search_options(p, default_preset="expert")
         p.set_defaults(func=func)
     p = sub.add_parser("bench", help="rules and search benchmarks",
                        description="Playouts, perft and MCTS speed on this machine (the "

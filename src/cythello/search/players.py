@@ -44,15 +44,20 @@ ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player giv
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 
 # The difficulty presets.  Each level was checked to beat the one below it clearly
-# (benchmarks/strength.py prints the match table).
+# (benchmarks/strength.py --ladder prints the match table).  Medium and up search with the
+# learned evaluation: evaluated leaves and implicit minimax backups (leaf_eval 1 and
+# minimax_weight 0.7 won every equal-time match against playouts, playout mixes and other
+# weights), exploration 1, no progressive bias (+70 Elo without it); they solve exactly from
+# as many empties as the exact solver finishes well inside their budget on self-play
+# positions (benchmarks/bench_endgame.py --by-empties).
+_WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
+                                       "minimax_weight": 0.7, "exploration": 1.0}
 PRESETS: Dict[str, Dict[str, object]] = {
     "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
-    "medium": {"iterations": 2_000, "exploration": SQRT2, "rollout": "heuristic",
-               "endgame_empties": 8, "progressive_bias": 4.0},
-    "hard": {"iterations": 20_000, "exploration": SQRT2, "rollout": "heuristic",
-             "endgame_empties": 14, "progressive_bias": 4.0},
-    "expert": {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
-               "rollout": "heuristic", "endgame_empties": 18, "progressive_bias": 4.0},
+    "medium": {"iterations": 1_000, "endgame_empties": 12, **_WITH_EVALUATION},
+    "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
+    "expert": {"iterations": 5_000_000, "time_limit": 5.0, "endgame_empties": 20,
+               **_WITH_EVALUATION},
 }
 
 

@@ -51,7 +51,7 @@ class Config:
     exact_empties: int = 16         # stages up to this many empties: exact labels
     depth: int = 4                  # search depth of the other labels (one stage deep)
     ridge: float = 30.0             # pull toward the previous stage's weights
-    rounds: int = 2                 # self-play rounds (round 2+ plays with the last weights)
+    rounds: int = 3                 # self-play rounds (round 2+ plays with the last weights)
     seed: int = 1
     games_per_shard: int = 100
 
@@ -102,7 +102,7 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
             with np.load(cache) as c:
                 labels = c["labels"]
         elif top <= config.exact_empties:
-            labels = exact_scores(s_own, s_opp, workers)
+            labels = _exact_with_memory(s_own, s_opp, workers, workdir / f"exact-stage{s:02d}.npz")
         else:
             current = PatternWeights(unpack(packed), {"training": tag})
             labels = search_scores(s_own, s_opp, config.depth, current, workers)
@@ -126,6 +126,32 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
              f"{stats[-1]['positions']:,} positions, {method} labels "
              f"({label_time:.0f} s), train MAE {stats[-1]['train_mae'] or 0:.2f}", log)
     return packed, stats
+
+
+def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
+                       memory: Path) -> np.ndarray:
+    """Exact scores, solving only positions no earlier round solved (an exact score does
+    not depend on the weights, so it is kept across rounds in ``memory``)."""
+    known_own = known_opp = known = np.zeros(0)
+    if memory.exists():
+        with np.load(memory) as m:
+            known_own, known_opp, known = m["own"], m["opp"], m["labels"]
+    labels = np.full(len(own), np.nan)
+    if len(known):
+        keys = np.stack([known_own, known_opp], axis=1).view([("p", "<u8"), ("o", "<u8")]).ravel()
+        order = np.argsort(keys)
+        query = np.stack([own, opp], axis=1).view([("p", "<u8"), ("o", "<u8")]).ravel()
+        at = np.searchsorted(keys[order], query)
+        at = np.minimum(at, len(keys) - 1)
+        hit = keys[order][at] == query
+        labels[hit] = known[order][at[hit]]
+    todo = np.isnan(labels)
+    if todo.any():
+        labels[todo] = exact_scores(own[todo], opp[todo], workers)
+        np.savez(memory, own=np.concatenate([known_own, own[todo]]).astype(np.uint64),
+                 opp=np.concatenate([known_opp, opp[todo]]).astype(np.uint64),
+                 labels=np.concatenate([known, labels[todo]]))
+    return labels
 
 
 def run(config: Config, workdir: Path, out: Path, workers: int = 1,
