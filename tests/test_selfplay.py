@@ -158,3 +158,22 @@ def test_generate_checks_its_arguments(tmp_path):
         with pytest.raises((cy.SettingsError, TypeError)):
             selfplay.generate(games, tmp_path / "x", progress=False, **bad)
 
+
+
+def test_round_robin_crosstable_and_ratings():
+    from cythello.match import MatchResult, Tournament, round_robin
+    players = {"strong": cy.MCTSPlayer(iterations=300, seed=1),
+               "weak": cy.MCTSPlayer(iterations=20, seed=2, rollout="random"),
+               "random": cy.RandomPlayer(3)}
+    t = round_robin(players, 4, openings=random_openings(2, plies=4, seed=5))
+    ratings = dict(zip(t.names, t.ratings()))
+    assert abs(sum(ratings.values())) < 1e-6
+    assert ratings["strong"] > ratings["random"]
+    table = t.crosstable()
+    assert "strong" in table and "Elo" in table
+    assert t.points(0, 1) + t.points(1, 0) == 4
+    # The fit matches a hand-made case: A beats B 3-1, B beats C 3-1, A beats C 4-0.
+    made = Tournament(["A", "B", "C"], {(0, 1): MatchResult(3, 0, 1), (1, 2): MatchResult(3, 0, 1),
+                                        (0, 2): MatchResult(4, 0, 0)})
+    a, b, c = made.ratings()
+    assert a > b > c

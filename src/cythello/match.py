@@ -215,3 +215,91 @@ def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
             seen.add(b)
             out.append(b)
     return out
+
+
+# -- tournaments ---------------------------------------------------------------------------------
+
+@dataclass
+class Tournament:
+    """A round robin: every pair's :class:`MatchResult` and Elo ratings for all."""
+
+    names: List[str]
+    results: Dict[Tuple[int, int], MatchResult]     # (i, j), i < j: from player i's side
+
+    def points(self, i: int, j: int) -> float:
+        """Player ``i``'s points against player ``j``."""
+        if i < j:
+            r = self.results[(i, j)]
+            return r.wins + 0.5 * r.draws
+        r = self.results[(j, i)]
+        return r.losses + 0.5 * r.draws
+
+    def ratings(self) -> List[float]:
+        """Elo ratings from a Bradley-Terry fit (draws as half a win each way; the mean is
+        0), by the minorisation-maximisation iteration.  A player who won or lost every
+        game has no finite rating; a half point spread over its pairings keeps the fit
+        finite (the order stays right, the gap is a lower bound)."""
+        n = len(self.names)
+        games = [[0.0] * n for _ in range(n)]
+        wins = [0.0] * n
+        for (i, j), r in self.results.items():
+            games[i][j] = games[j][i] = float(r.played) + 1.0
+            wins[i] += r.wins + 0.5 * r.draws + 0.5
+            wins[j] += r.losses + 0.5 * r.draws + 0.5
+        strength = [1.0] * n
+        for _ in range(2000):
+            new = []
+            for i in range(n):
+                denominator = sum(games[i][j] / (strength[i] + strength[j])
+                                  for j in range(n) if j != i and games[i][j])
+                new.append(wins[i] / denominator if denominator else strength[i])
+            mean = math.exp(sum(math.log(s) for s in new) / n)
+            new = [s / mean for s in new]
+            done = max(abs(a - b) for a, b in zip(new, strength)) < 1e-12
+            strength = new
+            if done:
+                break
+        return [400.0 * math.log10(s) for s in strength]
+
+    def crosstable(self) -> str:
+        """Points of each row player against each column player, totals and ratings."""
+        ratings = self.ratings()
+        order = sorted(range(len(self.names)), key=lambda i: -ratings[i])
+        width = max(len(name) for name in self.names)
+        head = f"{'':<{width}} " + " ".join(f"{k + 1:>5}" for k in range(len(order)))
+        lines = [head + f" {'points':>7} {'Elo':>6}"]
+        for i in order:
+            cells = []
+            total = 0.0
+            for j in order:
+                if i == j:
+                    cells.append(f"{'-':>5}")
+                    continue
+                p = self.points(i, j)
+                total += p
+                cells.append(f"{p:>5g}")
+            lines.append(f"{self.names[i]:<{width}} " + " ".join(cells)
+                         + f" {total:>7g} {ratings[i]:>+6.0f}")
+        lines.append("column k is the k-th row's player; each cell: the row player's points")
+        return "\n".join(lines)
+
+
+def round_robin(players: Dict[str, Any], games_per_pair: int,
+                openings: Optional[Sequence[Board]] = None, workers: int = 1,
+                backend: str = "local", ray_address: Optional[str] = None,
+                on_pair: Optional[Callable[[str, str, MatchResult], None]] = None) -> Tournament:
+    """Every player against every other, ``games_per_pair`` games each (colours and
+    openings as in :func:`run_match`)."""
+    if len(players) < 2:
+        raise SettingsError("a tournament needs at least two players")
+    names = list(players)
+    results: Dict[Tuple[int, int], MatchResult] = {}
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            result = run_match(players[names[i]], players[names[j]], games_per_pair,
+                               openings=openings, workers=workers, backend=backend,
+                               ray_address=ray_address)
+            results[(i, j)] = result
+            if on_pair is not None:
+                on_pair(names[i], names[j], result)
+    return Tournament(names, results)

@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_parser(sub)
     play.add_parser(sub)
     match.add_parser(sub)
+    match.add_tournament_parser(sub)
     engines.add_parsers(sub)
     solve.add_parser(sub)
     selfplay.add_parser(sub)

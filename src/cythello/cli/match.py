@@ -7,7 +7,7 @@ from typing import Any, List
 
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
-from ..match import MatchResult, run_match
+from ..match import MatchResult, random_openings, round_robin, run_match
 from ..records.ggf import GgfGame, write_ggf
 from .common import board_from_text, make_player, say
 
@@ -110,3 +110,43 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--svg-dir", help="write a picture of every final position (game-NNN.svg)")
     p.add_argument("--seed", type=int, help="seed for cythello players (the second gets seed+1)")
     p.set_defaults(func=cmd_match)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``cythello tournament``: a round robin with a crosstable and Elo ratings."""
+    if len(args.players) < 2:
+        raise SettingsError("a tournament needs at least two players")
+    if any(spec.startswith(("gtp:", "nboard:")) for spec in args.players) and args.workers > 1:
+        raise SettingsError("external engines play serially: drop --workers")
+    players = {spec: make_player(spec, None if args.seed is None else args.seed + k)
+               for k, spec in enumerate(args.players)}
+    openings = (read_openings(args.openings) if args.openings
+                else random_openings(max(1, args.games // 2), plies=4, seed=args.seed or 0))
+
+    def progress(a: str, b: str, result: MatchResult) -> None:
+        say(f"{a} against {b}: {result.summary()}")
+
+    try:
+        tournament = round_robin(players, args.games, openings=openings, workers=args.workers,
+                                 on_pair=progress)
+    finally:
+        for p in players.values():
+            getattr(p, "quit", lambda: None)()
+    say("")
+    say(tournament.crosstable())
+    return 0
+
+
+def add_tournament_parser(sub: Any) -> None:
+    p = sub.add_parser("tournament", help="a round robin between several players",
+                       description="Every player against every other, with paired random "
+                                   "4-ply openings (or --openings); prints a crosstable and "
+                                   "Elo ratings from a Bradley-Terry fit.")
+    p.add_argument("players", nargs="+", help="two or more players: " + PLAYERS_HELP)
+    p.add_argument("--games", "-g", type=int, default=10,
+                   help="games per pair (default: %(default)s)")
+    p.add_argument("--openings", help="file of start positions, each used for a pair of games")
+    p.add_argument("--workers", type=int, default=1,
+                   help="games played at once in worker processes (default: 1)")
+    p.add_argument("--seed", type=int, help="seed for cythello players (player k gets seed+k)")
+    p.set_defaults(func=cmd_tournament)
