@@ -203,3 +203,17 @@ def test_a_finished_game_is_a_clear_answer():
         cy.solve(over)
     score, move, aborted = Solver().solve(over)
     assert (score, move, aborted) == (-64, cy.PASS, False)
+
+
+def test_aborted_threaded_solves_store_nothing_false():
+    """An abort in the middle of a split node must not leave a half-searched bound in the
+    shared table: solving again afterwards still finds the listed score."""
+    positions = [p for p in read_obf(DATA / "fforum-20-39.obf") if p.board.empties() == 20][:3]
+    for pos in positions:
+        for limit in (0.02, 0.05, 0.1):
+            solver = Solver(threads=2)
+            try:
+                cy.solve(pos.board, time_limit=limit, solver=solver)
+            except SolveAborted:
+                pass
+            assert cy.solve(pos.board, solver=solver).score == pos.best_score

@@ -35,7 +35,7 @@ def test_search_invariants(board, rollout):
     assert sum(v for _, v, *_ in children) == 3000
     for _move, visits, reward, _proof, *_ in children:
         assert 0 <= reward <= visits
-    for visits, child_sum, expanded, proven in tree.node_visit_sums():
+    for visits, child_sum, expanded, proven, *_ in tree.node_visit_sums():
         assert child_sum <= visits
         if expanded and not proven:
             assert visits - child_sum <= 1           # its own playout as a leaf, at most
@@ -317,7 +317,7 @@ def test_search_with_the_evaluation(board, options):
     assert tree.root_visits == 4000
     children = tree.child_stats()
     assert sum(c[1] for c in children) == 4000
-    for visits, child_sum, expanded, proven in tree.node_visit_sums():
+    for visits, child_sum, expanded, proven, *_ in tree.node_visit_sums():
         assert child_sum <= visits
         if expanded and not proven:
             assert visits - child_sum <= 1
@@ -376,3 +376,45 @@ def test_progressive_widening_considers_the_best_children_first():
     assert len(visited) < len(children)      # the worst were not even tried yet
     assert children[: len(visited)] == visited
     assert sum(c[1] for c in children) == 64
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_shared_tree_invariants(threads):
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4f6")
+    tree = SearchTree(board, seed=4, evaluator=default_weights(), leaf_eval=1.0,
+                      minimax_weight=0.7, exploration=1.0, threads=threads, max_nodes=3_000_000)
+    done, reason = tree.run(20_000)
+    assert (done, reason) == (20_000, "iterations")           # the budget is exact
+    assert tree.root_visits == 20_000
+    children = tree.child_stats()
+    assert 20_000 - threads <= sum(c[1] for c in children) <= 20_000
+    for visits, child_sum, _expanded, _proven, virtual_loss in tree.node_visit_sums():
+        assert virtual_loss == 0                              # every virtual loss undone
+        assert child_sum <= visits
+    for _, visits, reward, *_ in children:
+        assert 0 <= reward <= visits
+    # It keeps working after reuse, and a stop from another thread ends it.
+    child = max(children, key=lambda c: c[1])
+    after = board.copy()
+    after.push(child[0])
+    assert tree.advance(after)
+    import threading
+    timer = threading.Timer(0.05, tree.stop)
+    timer.start()
+    done, reason = tree.run()
+    assert reason in ("stopped", "nodes") and done > 0
+    tree.clear_stop()
+    start = time.monotonic()
+    done, reason = tree.run(None, time.monotonic() + 0.1)
+    assert reason in ("time", "nodes") and time.monotonic() - start < 0.3
+
+
+def test_tree_parallel_player():
+    player = MCTSPlayer(iterations=5000, threads=2, parallel="tree", seed=1,
+                        eval_weights="default", leaf_eval=1.0)
+    result = player.search(Board())
+    assert result.iterations == 5000 and result.root_visits == 5000
+    assert len(player._trees) == 1 and player._trees[0].threads == 2
+    with pytest.raises(cy.SettingsError):
+        MCTSPlayer(parallel="both")

@@ -83,7 +83,9 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
     p.add_argument("--time", "-t", type=float, dest="time_limit", help="seconds per move")
     p.add_argument("--exploration", "-c", type=float, help="UCB1 exploration constant")
     p.add_argument("--rollout", choices=["random", "heuristic"], help="playout policy")
-    p.add_argument("--threads", type=int, help="parallel trees (root parallelism)")
+    p.add_argument("--threads", type=int, help="search threads")
+    p.add_argument("--parallel", choices=["root", "tree"],
+                   help="threads grow a tree each (root, the default) or share one (tree)")
     p.add_argument("--seed", type=int, help="seed for reproducible searches")
     p.add_argument("--max-nodes", type=int, help="node cap per tree")
 
@@ -95,6 +97,7 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         ("iterations", args.iterations), ("time_limit", args.time_limit),
         ("exploration", args.exploration), ("rollout", args.rollout),
         ("threads", args.threads), ("seed", args.seed), ("max_nodes", args.max_nodes),
+        ("parallel", args.parallel),
     ) if v is not None}
     if args.preset is None:
         return MCTSPlayer(**overrides)
@@ -122,7 +125,7 @@ MCTS_SETTINGS: Dict[str, Callable[[str], Any]] = {
     "disc_weight": float, "progress_interval": float, "endgame_empties": int,
     "progressive_bias": float, "max_memory_mb": float, "eval_weights": str,
     "eval_scale": float, "minimax_weight": float, "leaf_eval": float,
-    "early_stop": _boolean, "widening": float,
+    "early_stop": _boolean, "widening": float, "parallel": str,
 }
 TYPE_NAMES = {int: "an integer", float: "a number", str: "text", _boolean: "true or false"}
 

@@ -3,6 +3,7 @@
 #ifndef CYTHELLO_PLATFORM_H
 #define CYTHELLO_PLATFORM_H
 #include <stdint.h>
+#include <string.h>
 
 /* C99 "inline" is late in MSVC's C mode; its own spelling always works. */
 #if defined(_MSC_VER)
@@ -63,5 +64,71 @@ CY_INLINE double cy_monotonic(void) {
 /* A stop flag written by one thread and polled by a searching one. */
 CY_INLINE int cy_load_flag(const volatile int *p) { return *p; }
 CY_INLINE void cy_store_flag(volatile int *p, int v) { *p = v; }
+
+/* Atomic updates for the shared-tree search: several threads update one node. */
+#if defined(_MSC_VER) && !defined(__clang__)
+CY_INLINE uint32_t cy_atomic_add32(volatile uint32_t *p, uint32_t v) {
+    return (uint32_t)_InterlockedExchangeAdd((volatile long *)p, (long)v);
+}
+CY_INLINE uint16_t cy_atomic_add16(volatile uint16_t *p, uint16_t v) {
+    return (uint16_t)_InterlockedExchangeAdd16((volatile short *)p, (short)v);
+}
+CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {
+    return _InterlockedExchangeAdd64((volatile __int64 *)p, v);
+}
+CY_INLINE uint8_t cy_atomic_or8(volatile uint8_t *p, uint8_t v) {
+    return (uint8_t)_InterlockedOr8((volatile char *)p, (char)v);
+}
+CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t desired) {
+    return (uint32_t)_InterlockedCompareExchange((volatile long *)p, (long)desired,
+                                                 (long)expected) == expected;
+}
+CY_INLINE uint8_t cy_atomic_load8(const volatile uint8_t *p) {
+    uint8_t v = *p; _ReadWriteBarrier(); return v;
+}
+CY_INLINE void cy_atomic_add_double(volatile double *p, double v) {
+    volatile __int64 *q = (volatile __int64 *)p;
+    __int64 old = *q, seen;
+    for (;;) {
+        double d, sum;
+        __int64 next;
+        memcpy(&d, &old, 8); sum = d + v; memcpy(&next, &sum, 8);
+        seen = _InterlockedCompareExchange64(q, next, old);
+        if (seen == old) return;
+        old = seen;
+    }
+}
+#else
+CY_INLINE uint32_t cy_atomic_add32(volatile uint32_t *p, uint32_t v) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+CY_INLINE uint16_t cy_atomic_add16(volatile uint16_t *p, uint16_t v) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+/* Or-ing a flag in with release order publishes everything written before it. */
+CY_INLINE uint8_t cy_atomic_or8(volatile uint8_t *p, uint8_t v) {
+    return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
+}
+CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t desired) {
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_RELAXED);
+}
+CY_INLINE uint8_t cy_atomic_load8(const volatile uint8_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+CY_INLINE void cy_atomic_add_double(volatile double *p, double v) {
+    volatile uint64_t *q = (volatile uint64_t *)p;
+    uint64_t old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+    for (;;) {
+        double d, sum;
+        memcpy(&d, &old, 8); sum = d + v; memcpy(&next, &sum, 8);
+        if (__atomic_compare_exchange_n(q, &old, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return;
+    }
+}
+#endif
 
 #endif

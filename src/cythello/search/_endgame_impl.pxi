@@ -344,9 +344,14 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
         cy_cond_wait(&w.done, &w.lock)
     cy_mutex_unlock(&w.lock)
     ctx.sp = above
-    # A cut-off of this split point ended the master's own search early: that is no
-    # reason to unwind further.
-    if ctx.aborted and not w.abort and not _cut_above(above):
+    if w.abort or _cut_above(above):
+        # A helper's move may have been cut short by the abort or by a cut-off further up:
+        # the result is incomplete and must not reach the table as a bound (this thread
+        # may not have noticed yet itself).
+        ctx.aborted = True
+    elif ctx.aborted:
+        # Only this split point's own cut-off ended the master's search early: its best
+        # move refutes the node, no reason to unwind further.
         ctx.aborted = False
     best[0] = sp.best
     best_move[0] = sp.best_move

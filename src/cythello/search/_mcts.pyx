@@ -1,27 +1,36 @@
 # cython: language_level=3
-"""Monte Carlo Tree Search in typed C: selection (UCB1), expansion, playout and
-backpropagation, with MCTS-Solver proofs, over the node pool and the rules core.
+"""Monte Carlo Tree Search in typed C: selection (UCB1), expansion, evaluation or playout,
+and backpropagation, with MCTS-Solver proofs, over the node pool and the rules core.
 
-One :class:`SearchTree` is one tree with its own generator; ``run`` releases the GIL for
-the whole search, so several trees can search at once on Python threads (root
-parallelism) and other threads, a GUI's included, keep running.
+The search state is a C struct (``Search``) and the search is plain C functions over it,
+so that several C threads can search one tree: with ``threads`` > 1 they share the tree
+(tree parallelism), each taking a virtual loss on the nodes of its path so that the others
+spread out, updating statistics atomically and claiming each expansion with an atomic flag.
+The arena is then reserved whole before the search, so it never moves under a thread.
+With one thread nothing is atomic and the arena grows as needed.  ``run`` releases the GIL
+for the whole search; several trees can also search at once on Python threads (root
+parallelism).
 
 Perspective: every node credits results to the player whose move led into it (a flag in
 the node), never by depth parity, so passes need no special case.  Rewards are 1 for a win,
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
 """
 from libc.math cimport expf, logf, powf, sqrtf
-from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
     corner_danger, next_position,
 )
-from cythello.core._rng cimport Rng, rng_seed, rng_below
+from cythello.core._rng cimport Rng, rng_seed, rng_next, rng_below
+from cythello.core._platform cimport (
+    cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add16,
+    cy_atomic_add64, cy_atomic_or8, cy_atomic_load8, cy_atomic_add_double,
+)
 from cythello.search._rollout cimport playout
 from cythello.search._pool cimport (
-    Node, NodePool, pool_init, pool_free, pool_alloc, pool_keep_subtree,
-    FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL,
+    Node, NodePool, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
+    pool_keep_subtree, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello.core._board cimport Board
@@ -33,7 +42,11 @@ from cythello.search.settings import check_int, check_number
 from cythello.search import settings as _settings
 from cythello.search.states import Proof, StopReason
 
-from cythello.core._platform cimport cy_load_flag, cy_store_flag, cy_monotonic
+cdef extern from "cy_threads.h" nogil:
+    ctypedef struct cy_thread:
+        pass
+    int cy_thread_create(cy_thread* t, void (*fn)(void*) noexcept nogil, void* arg)
+    void cy_thread_join(cy_thread t)
 
 cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare
@@ -42,6 +55,7 @@ cdef enum:
     VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
     WIN_TABLE = (2 * VALUE_LIMIT >> WIN_SHIFT) + 1
+    MAX_THREADS = 256
 
 # Why a search stopped.
 cdef enum:
@@ -51,6 +65,7 @@ cdef enum:
     STOP_SIGNAL = 3
     STOP_SOLVED = 4
     STOP_DECIDED = 5
+    STOP_NONE = 6            # a shared search's "no thread has stopped it yet"
 
 # The C codes above (and _pool.pxd's proofs) as the Python states, by code.
 STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopReason.STOPPED,
@@ -67,9 +82,9 @@ cdef inline float inv_sqrt(uint32_t n) noexcept nogil:
     return INV_SQRT[n] if n < INV_SQRT_TABLE else 1.0 / sqrtf(<float>n)
 
 
-# Progressive bias: a prior in [0, 1] for each move, from Othello square knowledge --
-# corners best, edges good, X- and C-squares next to an empty corner bad.  Its weight
-# fades as 1 / (n + 1) with the child's visits, so the statistics decide in the end.
+# Progressive bias without an evaluation: a prior in [0, 1] for each move, from Othello
+# square knowledge -- corners best, edges good, X- and C-squares next to an empty corner
+# bad.  Its weight fades as 1 / (n + 1) with the child's visits.
 cdef float PRIOR[65]
 
 
@@ -104,29 +119,432 @@ cdef inline int16_t _clamp(int value) noexcept nogil:
                      -VALUE_LIMIT if value < -VALUE_LIMIT else value)
 
 
-cdef class SearchTree:
-    """One MCTS tree over a position.  Not thread-safe by itself: one thread searches it,
-    any thread may call :meth:`stop`."""
+# -- the search state ---------------------------------------------------------------------------
 
-    cdef NodePool pool
-    cdef Position root_pos
-    cdef Rng rng
-    cdef float exploration
-    cdef int policy
-    cdef double disc_weight
-    cdef float bias                # progressive-bias weight (0: plain UCB1)
-    cdef uint32_t expand_after
+cdef struct Search:
+    NodePool pool
+    Position root_pos
+    float exploration
+    int policy
+    double disc_weight
+    float bias                # progressive-bias weight (0: plain UCB1)
+    uint32_t expand_after
     # The evaluation (NULL: none): children are valued at expansion and the values backed
     # up by minimax (implicit minimax backups, Lanctot et al. 2014).
-    cdef const int16_t* eval_weights
-    cdef eval_fn evaluate
+    const int16_t* eval_weights
+    eval_fn evaluate
+    float minimax_weight      # alpha: weight of the minimax value in a child's Q
+    float leaf_eval           # lambda: weight of the evaluation in a leaf's value
+    bint early_stop           # stop once the best root move is decided
+    float widening            # progressive widening: consider 1 + w * n**0.4 children
+    float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
+    int stop_flag
+    bint shared               # several threads search the tree now: atomics, virtual loss
+    # A shared search's common limits and verdict.
+    int64_t budget            # iterations still to hand out
+    int halt                  # set once any thread meets a stop condition
+    int halt_reason
+    double started
+
+
+cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:
+    cdef double r = 1.0 if mover_diff > 0 else 0.0 if mover_diff < 0 else 0.5
+    if s.disc_weight != 0.0:
+        r = (1.0 - s.disc_weight) * r + s.disc_weight * (0.5 + mover_diff / 128.0)
+    return r
+
+
+cdef inline float _win(Search* s, int value) noexcept nogil:
+    """The win probability of a node value (for the player whose move led there)."""
+    return s.win_prob[(value + VALUE_LIMIT) >> WIN_SHIFT]
+
+
+cdef inline uint8_t _flags(Search* s, Node* n) noexcept nogil:
+    return cy_atomic_load8(&n.flags) if s.shared else n.flags
+
+
+cdef inline void _set_flag(Search* s, Node* n, uint8_t flag) noexcept nogil:
+    if s.shared:
+        cy_atomic_or8(&n.flags, flag)
+    else:
+        n.flags |= flag
+
+
+cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogil:
+    """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
+    children first, in the order set at expansion; children proven lost for the chooser
+    never.  With an evaluation, a child's mean reward is blended with the win probability
+    of its minimax value, and the bias term uses that probability as the prior.  In a
+    shared search, the virtual losses of other threads count as visits lost."""
+    cdef Node* nodes = s.pool.nodes
+    cdef uint32_t first = nodes[parent].first_child, i, best = first, n
+    cdef uint32_t visits = nodes[parent].visits
+    cdef float explore = s.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
+    cdef float score, best_score = -1e30, q, p
+    cdef bint evaluated = s.evaluate != NULL
+    cdef uint32_t width = nodes[parent].num_children
+    cdef Node* c
+    if s.widening != 0:
+        # Progressive widening: only the best-ordered children, more as visits grow.
+        width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
+    for i in range(first, first + width):
+        c = &nodes[i]
+        if c.proven == PROVEN_LOSS:
+            continue
+        n = c.visits + c.virtual_loss
+        if n == 0:
+            return i
+        q = <float>(c.reward / n)
+        if evaluated:
+            p = _win(s, c.value)
+            q += s.minimax_weight * (p - q)
+        else:
+            p = prior(c.move, danger)
+        score = q + explore * inv_sqrt(n)
+        if s.bias != 0:
+            score += s.bias * p / <float>(n + 1)
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+cdef inline bint _before(Search* s, Node* a, Node* b, uint64_t danger) noexcept nogil:
+    """Whether unvisited child ``a`` should be tried before ``b``."""
+    if s.evaluate != NULL:
+        return a.value > b.value
+    return prior(a.move, danger) > prior(b.move, danger)
+
+
+cdef uint32_t _expand(Search* s, Rng* rng, uint32_t idx, Position pos, uint64_t moves,
+                      uint64_t danger) noexcept nogil:
+    """Allocate the children of ``idx`` (its placements, or one pass) in random order, then,
+    with an evaluation, each valued and sorted best first (else, under progressive bias,
+    sorted by the square prior), and publish them.  0 when the pool is full."""
+    cdef uint32_t k = count(moves) if moves else 1
+    cdef uint32_t first, j, r
+    cdef Node* nodes
+    cdef Node t
+    cdef uint8_t mover_flag
+    cdef Position child
+    first = pool_alloc_shared(&s.pool, k) if s.shared else pool_alloc(&s.pool, k)
+    if first == 0:
+        return 0
+    nodes = s.pool.nodes
+    # The children's mover is the side to move here: the opposite of this node's mover.
+    mover_flag = (nodes[idx].flags & FLAG_WHITE_MOVED) ^ FLAG_WHITE_MOVED
+    if moves == 0:
+        nodes[first].move = PASS_MOVE
+    else:
+        j = 0
+        while moves:
+            nodes[first + j].move = first_square(moves)
+            moves &= moves - 1
+            j += 1
+        for j in range(k - 1, 0, -1):           # Fisher-Yates: unvisited-first is random
+            r = rng_below(rng, j + 1)
+            t.move = nodes[first + j].move
+            nodes[first + j].move = nodes[first + r].move
+            nodes[first + r].move = t.move
+    for j in range(k):
+        nodes[first + j].flags = mover_flag
+        if s.evaluate != NULL:
+            # The child's position has the opponent to move: its value for the mover is
+            # minus the evaluation there.
+            if nodes[first + j].move == PASS_MOVE:
+                child.P = pos.O
+                child.O = pos.P
+            else:
+                child = next_position(pos.P, pos.O, nodes[first + j].move)
+            nodes[first + j].value = _clamp(-s.evaluate(s.eval_weights, child.P, child.O))
+    if s.evaluate != NULL or s.bias != 0:     # stable insertion sort, best first
+        for j in range(1, k):
+            t = nodes[first + j]
+            r = j
+            while r > 0 and _before(s, &t, &nodes[first + r - 1], danger):
+                nodes[first + r] = nodes[first + r - 1]
+                r -= 1
+            nodes[first + r] = t
+    nodes[idx].first_child = first
+    nodes[idx].num_children = k
+    _set_flag(s, &nodes[idx], FLAG_EXPANDED)  # (release: the children are written)
+    return first
+
+
+cdef void _back_up_values(Search* s, uint32_t* path, int last) noexcept nogil:
+    """Minimax the evaluation values from node path[last] up to the root: a node is worth
+    minus its best child (for the player whose move led to it)."""
+    cdef Node* nodes = s.pool.nodes
+    cdef Node* n
+    cdef uint32_t i
+    cdef int level, best, v
+    for level in range(last, -1, -1):
+        n = &nodes[path[level]]
+        if not _flags(s, n) & FLAG_EXPANDED:
+            continue
+        best = -VALUE_LIMIT
+        for i in range(n.first_child, n.first_child + n.num_children):
+            if nodes[i].value > best:
+                best = nodes[i].value
+        v = -best
+        if v == n.value and level != last:
+            return                               # nothing above changes either
+        n.value = v
+
+
+cdef void _propagate_proof(Search* s, uint32_t* path, int depth) noexcept nogil:
+    """After path[depth-1] was proven: prove its ancestors where their children allow."""
+    cdef Node* nodes = s.pool.nodes
+    cdef Node* p
+    cdef uint32_t i
+    cdef int level
+    cdef bint all_proven, any_draw, any_win
+    for level in range(depth - 2, -1, -1):
+        p = &nodes[path[level]]
+        all_proven, any_draw, any_win = True, False, False
+        for i in range(p.first_child, p.first_child + p.num_children):
+            if nodes[i].proven == PROVEN_WIN:
+                any_win = True
+                break
+            elif nodes[i].proven == UNPROVEN:
+                all_proven = False
+            elif nodes[i].proven == PROVEN_DRAW:
+                any_draw = True
+        if any_win:
+            p.proven = PROVEN_LOSS        # the side to move here has a winning reply
+        elif all_proven:
+            p.proven = PROVEN_DRAW if any_draw else PROVEN_WIN
+        else:
+            return
+
+
+cdef int _iterate(Search* s, Rng* rng) noexcept nogil:
+    """One iteration.  Returns -1 when it wanted to expand but the pool was full."""
+    cdef uint32_t path[MAX_PATH]
+    cdef int depth = 1, status = 0, mover_diff, k
+    cdef bint expanded = False
+    cdef uint32_t idx = 0
+    cdef uint64_t moves
+    cdef Position pos = s.root_pos
+    cdef Node* node = &s.pool.nodes[0]
+    cdef Node* nodes
+    cdef double mover_reward, black_reward, r
+    cdef uint8_t flags
+    path[0] = 0
+    while node.proven == UNPROVEN:
+        flags = _flags(s, node)
+        if flags & FLAG_EXPANDED:
+            idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0)
+            node = &s.pool.nodes[idx]
+            if s.shared:
+                cy_atomic_add16(&node.virtual_loss, 1)
+            play(&pos, node.move)
+            path[depth] = idx
+            depth += 1
+            continue
+        moves = legal_moves(pos.P, pos.O)
+        if moves == 0 and legal_moves(pos.O, pos.P) == 0:
+            _set_flag(s, node, FLAG_TERMINAL)
+            mover_diff = -final_disc_difference(pos.P, pos.O)
+            node.proven = (PROVEN_WIN if mover_diff > 0 else
+                           PROVEN_LOSS if mover_diff < 0 else PROVEN_DRAW)
+            if s.evaluate != NULL:
+                node.value = _clamp(mover_diff * EVAL_SCALE)
+                _back_up_values(s, path, depth - 2)
+            _propagate_proof(s, path, depth)
+            break
+        if expanded or (depth > 1 and node.visits < s.expand_after):
+            break
+        if s.shared and cy_atomic_or8(&node.flags, FLAG_EXPANDING) & FLAG_EXPANDING:
+            break                                # another thread expands it: a leaf here
+        if _expand(s, rng, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
+            status = -1
+            break
+        if s.evaluate != NULL:
+            _back_up_values(s, path, depth - 1)
+        node = &s.pool.nodes[idx]          # the arena may have moved
+        expanded = True
+    # Value the leaf for the player whose move led to it: exactly when proven, else by a
+    # playout, the evaluation, or a blend of the two.
+    if node.proven == UNPROVEN:
+        if s.leaf_eval >= 1.0:
+            mover_reward = _win(s, node.value)
+        else:
+            mover_reward = _reward(s, -playout(pos.P, pos.O, s.policy, rng))
+            if s.leaf_eval > 0.0:
+                mover_reward += s.leaf_eval * (_win(s, node.value) - mover_reward)
+    elif _flags(s, node) & FLAG_TERMINAL:
+        mover_reward = _reward(s, -final_disc_difference(pos.P, pos.O))
+    else:
+        mover_reward = (1.0 if node.proven == PROVEN_WIN else
+                        0.0 if node.proven == PROVEN_LOSS else 0.5)
+    black_reward = 1.0 - mover_reward if node.flags & FLAG_WHITE_MOVED else mover_reward
+    nodes = s.pool.nodes
+    for k in range(depth):
+        node = &nodes[path[k]]
+        r = 1.0 - black_reward if node.flags & FLAG_WHITE_MOVED else black_reward
+        if s.shared:
+            cy_atomic_add_double(&node.reward, r)
+            cy_atomic_add32(&node.visits, 1)
+            if k:
+                cy_atomic_add16(&node.virtual_loss, <uint16_t>0xFFFF)     # minus one
+        else:
+            node.visits += 1
+            node.reward += r
+    return status
+
+
+cdef bint _decided(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
+                   double elapsed) noexcept nogil:
+    """Whether the most visited root move stays the most visited whatever the rest of the
+    budget does: even if every remaining iteration went to the runner-up."""
+    cdef Node* nodes = s.pool.nodes
+    cdef uint32_t i, first = nodes[0].first_child
+    cdef double best = 0, second = 0, v, left = 1e300
+    if not _flags(s, &nodes[0]) & FLAG_EXPANDED or nodes[0].num_children < 2:
+        return False
+    for i in range(first, first + nodes[0].num_children):
+        v = nodes[i].visits
+        if v > best:
+            second = best
+            best = v
+        elif v > second:
+            second = v
+    if max_iterations != <uint64_t>0xFFFFFFFFFFFFFFFFULL:
+        left = <double>(max_iterations - n)
+    if deadline > 0 and elapsed > 0:
+        v = (deadline - cy_monotonic()) * n / elapsed      # iterations the time allows
+        if v < left:
+            left = v
+    return left < 1e300 and best - second > left
+
+
+cdef int _check(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
+                double started) noexcept nogil:
+    """The stop condition met after ``n`` iterations of this run, or STOP_NONE.  The clock
+    is read after the first iteration and then every CLOCK_EVERY: each run makes progress,
+    however close its deadline."""
+    cdef double now
+    if s.pool.nodes[0].proven != UNPROVEN:
+        return STOP_SOLVED
+    if n >= max_iterations:
+        return STOP_ITERATIONS
+    if cy_load_flag(&s.stop_flag):
+        return STOP_SIGNAL
+    if n % CLOCK_EVERY == 1:
+        now = cy_monotonic() if deadline > 0 or s.early_stop else 0.0
+        if deadline > 0 and now >= deadline:
+            return STOP_TIME
+        if s.early_stop and _decided(s, n, max_iterations, deadline, now - started):
+            return STOP_DECIDED
+    return STOP_NONE
+
+
+cdef int _run(Search* s, Rng* rng, uint64_t max_iterations, double deadline,
+              uint64_t* done) noexcept nogil:
+    """Iterate until a limit: ``max_iterations``, the monotonic ``deadline`` (0 = none),
+    the node cap, the stop flag, a solved root, or (with early stopping) a decided root."""
+    cdef uint64_t n = 0
+    cdef double started = cy_monotonic() if s.early_stop else 0.0
+    cdef int reason
+    while True:
+        reason = _check(s, n, max_iterations, deadline, started)
+        if reason != STOP_NONE:
+            done[0] = n
+            return reason
+        if _iterate(s, rng) != 0:               # it still counted: it was backed up
+            done[0] = n + 1
+            return STOP_NODES
+        n += 1
+
+
+# -- the shared-tree search ---------------------------------------------------------------------
+
+cdef struct Worker:
+    Search* search
+    Rng rng
+    uint64_t max_iterations   # the whole run's
+    double deadline
+    int threads
+    uint64_t done             # iterations this thread ran
+
+
+cdef void _work(Worker* w, int threads) noexcept nogil:
+    """One thread of a shared search: take iterations from the common budget until it is
+    spent or any thread meets a stop condition."""
+    cdef Search* s = w.search
+    cdef int reason = STOP_NONE
+    cdef uint64_t total
+    while not cy_load_flag(&s.halt):
+        if cy_atomic_add64(&s.budget, -1) <= 0:
+            reason = STOP_ITERATIONS
+            break
+        reason = _check(s, w.done + 1, 0xFFFFFFFFFFFFFFFFULL, w.deadline, s.started)
+        if reason == STOP_DECIDED or (reason == STOP_NONE and s.early_stop
+                                      and (w.done & (CLOCK_EVERY - 1)) == 1):
+            # Early stopping looks at the whole search: all threads' iterations.
+            total = (w.max_iterations - <uint64_t>s.budget
+                     if w.max_iterations < <uint64_t>(1 << 62) else w.done * threads)
+            reason = (STOP_DECIDED if _decided(s, total, w.max_iterations, w.deadline,
+                                               cy_monotonic() - s.started) else STOP_NONE)
+        if reason != STOP_NONE:
+            break
+        w.done += 1
+        if _iterate(s, &w.rng) != 0:
+            reason = STOP_NODES
+            break
+    if reason != STOP_NONE and not cy_load_flag(&s.halt):
+        s.halt_reason = reason
+        cy_store_flag(&s.halt, 1)
+
+
+cdef void _work_entry(void* arg) noexcept nogil:
+    _work(<Worker*>arg, (<Worker*>arg).threads)
+
+
+cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
+                     double deadline, uint64_t* done) noexcept nogil:
+    """``threads`` threads search the tree at once (this one too); the arena must be
+    reserved.  Iterations are handed out from one budget, so the total is exact."""
+    cdef Worker workers[MAX_THREADS]
+    cdef cy_thread pool[MAX_THREADS]
+    cdef int i, started = 0, n = threads if threads < MAX_THREADS else MAX_THREADS
+    s.budget = <int64_t>max_iterations if max_iterations < <uint64_t>(1 << 62) else (1 << 62)
+    s.halt = 0
+    s.halt_reason = STOP_ITERATIONS
+    s.started = cy_monotonic()
+    s.shared = True
+    for i in range(n):
+        workers[i].search = s
+        rng_seed(&workers[i].rng, rng_next(rng))
+        workers[i].max_iterations = max_iterations
+        workers[i].deadline = deadline
+        workers[i].threads = n
+        workers[i].done = 0
+    for i in range(1, n):
+        if cy_thread_create(&pool[started], _work_entry, &workers[i]) == 0:
+            started += 1
+    _work(&workers[0], n)
+    for i in range(started):
+        cy_thread_join(pool[i])
+    s.shared = False
+    done[0] = 0
+    for i in range(n):
+        done[0] += workers[i].done
+    return s.halt_reason
+
+
+# -- the Python interface -----------------------------------------------------------------------
+
+cdef class SearchTree:
+    """One MCTS tree over a position.  One Python thread searches it at a time (with
+    ``threads`` > 1, that search runs on several C threads sharing the tree); any thread
+    may call :meth:`stop`."""
+
+    cdef Search s
+    cdef Rng rng
+    cdef int threads
     cdef object _weights_ref       # keeps the weights alive
-    cdef float minimax_weight      # alpha: weight of the minimax value in a child's Q
-    cdef float leaf_eval           # lambda: weight of the evaluation in a leaf's value
-    cdef bint early_stop           # stop once the best root move is decided
-    cdef float widening            # progressive widening: consider 1 + w * n**0.4 children
-    cdef float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
-    cdef int stop_flag
     cdef bint running              # a run() is in progress (set and read under the GIL)
     cdef readonly uint64_t total_iterations
 
@@ -134,51 +552,54 @@ cdef class SearchTree:
                   str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
                   expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
                   eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0, early_stop=False,
-                  widening=0.0):
+                  widening=0.0, threads=1):
         # Every setting is checked by cythello.search.settings, as the players' are.
         if rollout not in ROLLOUT_POLICIES:
             raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
                                 f"not {rollout!r}")
-        self.policy = ROLLOUT_POLICIES[rollout]
-        self.exploration = check_number("exploration", exploration, 0, 100)
+        self.s.policy = ROLLOUT_POLICIES[rollout]
+        self.s.exploration = check_number("exploration", exploration, 0, 100)
         check_int("max_nodes", max_nodes, 16, _settings.MAX_NODES)
-        self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
-        self.expand_after = check_int("expand_after", expand_after, 1, 1 << 20)
-        self.bias = check_number("progressive_bias", progressive_bias, 0, 100)
+        self.s.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
+        self.s.expand_after = check_int("expand_after", expand_after, 1, 1 << 20)
+        self.s.bias = check_number("progressive_bias", progressive_bias, 0, 100)
         minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
         leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
         eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
-        self.early_stop = bool(early_stop)
-        self.widening = check_number("widening", widening, 0, 100)
+        self.s.early_stop = bool(early_stop)
+        self.s.widening = check_number("widening", widening, 0, 100)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-        self.eval_weights = NULL
-        self.evaluate = NULL
+        self.s.eval_weights = NULL
+        self.s.evaluate = NULL
         if evaluator is not None:
             self._weights_ref = evaluator
-            self.eval_weights = evaluator.table
-            self.evaluate = evaluator_function()
-        self.minimax_weight = minimax_weight if evaluator is not None else 0.0
-        self.leaf_eval = leaf_eval if evaluator is not None else 0.0
+            self.s.eval_weights = evaluator.table
+            self.s.evaluate = evaluator_function()
+        self.s.minimax_weight = minimax_weight if evaluator is not None else 0.0
+        self.s.leaf_eval = leaf_eval if evaluator is not None else 0.0
+        self.s.stop_flag = 0
+        self.s.shared = False
         cdef int i
         cdef float scale = eval_scale
         for i in range(WIN_TABLE):
-            self.win_prob[i] = 1.0 / (1.0 + expf(-((i << WIN_SHIFT) - VALUE_LIMIT)
-                                                 / (EVAL_SCALE * scale)))
+            self.s.win_prob[i] = 1.0 / (1.0 + expf(-((i << WIN_SHIFT) - VALUE_LIMIT)
+                                                   / (EVAL_SCALE * scale)))
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
-        if pool_init(&self.pool, <uint32_t>max_nodes) != 0:
+        if pool_init(&self.s.pool, <uint32_t>max_nodes) != 0:
             raise MemoryError("cannot allocate the node pool")
         self._set_root(board)
 
     def __dealloc__(self):
-        pool_free(&self.pool)
+        pool_free(&self.s.pool)
 
     cdef _set_root(self, Board board):
         own, opp = board.position()
-        self.root_pos.P = own
-        self.root_pos.O = opp
-        self.pool.size = 1
-        cdef Node* root = &self.pool.nodes[0]
+        self.s.root_pos.P = own
+        self.s.root_pos.O = opp
+        self.s.pool.size = 1
+        cdef Node* root = &self.s.pool.nodes[0]
         root.reward = 0
         root.visits = root.first_child = root.virtual_loss = 0
         root.value = 0
@@ -186,279 +607,6 @@ cdef class SearchTree:
         root.num_children = root.proven = 0
         root.flags = 0 if board.turn else FLAG_WHITE_MOVED
         self.total_iterations = 0
-
-    # -- the C search ----------------------------------------------------------------------
-
-    cdef inline double _reward(self, int mover_diff) noexcept nogil:
-        cdef double r = 1.0 if mover_diff > 0 else 0.0 if mover_diff < 0 else 0.5
-        if self.disc_weight != 0.0:
-            r = (1.0 - self.disc_weight) * r + self.disc_weight * (0.5 + mover_diff / 128.0)
-        return r
-
-    cdef inline float _win(self, int value) noexcept nogil:
-        """The win probability of a node value (for the player whose move led there)."""
-        return self.win_prob[(value + VALUE_LIMIT) >> WIN_SHIFT]
-
-    cdef uint32_t _select(self, uint32_t parent, uint64_t danger) noexcept nogil:
-        """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
-        children first, in the order set at expansion; children proven lost for the
-        chooser never.  With an evaluation, a child's mean reward is blended with the win
-        probability of its minimax value, and the bias term uses that probability as the
-        prior instead of the square table."""
-        cdef Node* nodes = self.pool.nodes
-        cdef uint32_t first = nodes[parent].first_child, i, best = first
-        cdef uint32_t visits = nodes[parent].visits
-        cdef float explore = self.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
-        cdef float score, best_score = -1e30, q, p
-        cdef bint evaluated = self.evaluate != NULL
-        cdef uint32_t width = nodes[parent].num_children
-        cdef Node* c
-        if self.widening != 0:
-            # Progressive widening: only the best-ordered children, more as visits grow.
-            width = min(width, 1 + <uint32_t>(self.widening * powf(<float>visits, 0.4)))
-        for i in range(first, first + width):
-            c = &nodes[i]
-            if c.proven == PROVEN_LOSS:
-                continue
-            if c.visits == 0:
-                return i
-            q = <float>(c.reward / c.visits)
-            if evaluated:
-                p = self._win(c.value)
-                q += self.minimax_weight * (p - q)
-            else:
-                p = prior(c.move, danger)
-            score = q + explore * inv_sqrt(c.visits)
-            if self.bias != 0:
-                score += self.bias * p / <float>(c.visits + 1)
-            if score > best_score:
-                best_score = score
-                best = i
-        return best
-
-    cdef uint32_t _expand(self, uint32_t idx, Position pos, uint64_t moves,
-                          uint64_t danger) noexcept nogil:
-        """Allocate the children of ``idx`` (its placements, or one pass) in random order,
-        then, with an evaluation, each valued and sorted best first (else, under
-        progressive bias, sorted by the square prior).  0 when the pool is full."""
-        cdef uint32_t k = count(moves) if moves else 1
-        cdef uint32_t first = pool_alloc(&self.pool, k), j, r
-        cdef Node* nodes
-        cdef Node t
-        cdef uint8_t mover_flag
-        cdef Position child
-        if first == 0:
-            return 0
-        nodes = self.pool.nodes
-        # The children's mover is the side to move here: the opposite of this node's mover.
-        mover_flag = (nodes[idx].flags & FLAG_WHITE_MOVED) ^ FLAG_WHITE_MOVED
-        if moves == 0:
-            nodes[first].move = PASS_MOVE
-        else:
-            j = 0
-            while moves:
-                nodes[first + j].move = first_square(moves)
-                moves &= moves - 1
-                j += 1
-            for j in range(k - 1, 0, -1):           # Fisher-Yates: unvisited-first is random
-                r = rng_below(&self.rng, j + 1)
-                t.move = nodes[first + j].move
-                nodes[first + j].move = nodes[first + r].move
-                nodes[first + r].move = t.move
-        for j in range(k):
-            nodes[first + j].flags = mover_flag
-            if self.evaluate != NULL:
-                # The child's position has the opponent to move: its value for the mover
-                # is minus the evaluation there.
-                if nodes[first + j].move == PASS_MOVE:
-                    child.P = pos.O
-                    child.O = pos.P
-                else:
-                    child = next_position(pos.P, pos.O, nodes[first + j].move)
-                nodes[first + j].value = _clamp(-self.evaluate(self.eval_weights, child.P,
-                                                               child.O))
-        if self.evaluate != NULL or self.bias != 0:     # stable insertion sort, best first
-            for j in range(1, k):
-                t = nodes[first + j]
-                r = j
-                while r > 0 and self._before(&t, &nodes[first + r - 1], danger):
-                    nodes[first + r] = nodes[first + r - 1]
-                    r -= 1
-                nodes[first + r] = t
-        nodes[idx].first_child = first
-        nodes[idx].num_children = k
-        nodes[idx].flags |= FLAG_EXPANDED
-        return first
-
-    cdef inline bint _before(self, Node* a, Node* b, uint64_t danger) noexcept nogil:
-        """Whether unvisited child ``a`` should be tried before ``b``."""
-        if self.evaluate != NULL:
-            return a.value > b.value
-        return prior(a.move, danger) > prior(b.move, danger)
-
-    cdef void _back_up_values(self, uint32_t* path, int last) noexcept nogil:
-        """Minimax the evaluation values from node path[last] up to the root: a node is
-        worth minus its best child (for the player whose move led to it)."""
-        cdef Node* nodes = self.pool.nodes
-        cdef Node* n
-        cdef uint32_t i
-        cdef int level, best, v
-        for level in range(last, -1, -1):
-            n = &nodes[path[level]]
-            if not n.flags & FLAG_EXPANDED:
-                continue
-            best = -VALUE_LIMIT
-            for i in range(n.first_child, n.first_child + n.num_children):
-                if nodes[i].value > best:
-                    best = nodes[i].value
-            v = -best
-            if v == n.value and level != last:
-                return                               # nothing above changes either
-            n.value = v
-
-    cdef void _propagate_proof(self, uint32_t* path, int depth) noexcept nogil:
-        """After path[depth-1] was proven: prove its ancestors where their children allow."""
-        cdef Node* nodes = self.pool.nodes
-        cdef Node* p
-        cdef uint32_t i
-        cdef int level
-        cdef bint all_proven, any_draw, any_win
-        for level in range(depth - 2, -1, -1):
-            p = &nodes[path[level]]
-            all_proven, any_draw, any_win = True, False, False
-            for i in range(p.first_child, p.first_child + p.num_children):
-                if nodes[i].proven == PROVEN_WIN:
-                    any_win = True
-                    break
-                elif nodes[i].proven == UNPROVEN:
-                    all_proven = False
-                elif nodes[i].proven == PROVEN_DRAW:
-                    any_draw = True
-            if any_win:
-                p.proven = PROVEN_LOSS        # the side to move here has a winning reply
-            elif all_proven:
-                p.proven = PROVEN_DRAW if any_draw else PROVEN_WIN
-            else:
-                return
-
-    cdef int _iterate(self) noexcept nogil:
-        """One iteration.  Returns -1 when it wanted to expand but the pool was full."""
-        cdef uint32_t path[MAX_PATH]
-        cdef int depth = 1, status = 0, mover_diff, k
-        cdef bint expanded = False
-        cdef uint32_t idx = 0
-        cdef uint64_t moves
-        cdef Position pos = self.root_pos
-        cdef Node* node = &self.pool.nodes[0]
-        cdef Node* nodes
-        cdef double mover_reward, black_reward
-        path[0] = 0
-        while node.proven == UNPROVEN:
-            if node.flags & FLAG_EXPANDED:
-                idx = self._select(idx, corner_danger(~(pos.P | pos.O)) if self.bias != 0 else 0)
-                node = &self.pool.nodes[idx]
-                play(&pos, node.move)
-                path[depth] = idx
-                depth += 1
-                continue
-            moves = legal_moves(pos.P, pos.O)
-            if moves == 0 and legal_moves(pos.O, pos.P) == 0:
-                node.flags |= FLAG_TERMINAL
-                mover_diff = -final_disc_difference(pos.P, pos.O)
-                node.proven = (PROVEN_WIN if mover_diff > 0 else
-                               PROVEN_LOSS if mover_diff < 0 else PROVEN_DRAW)
-                if self.evaluate != NULL:
-                    node.value = _clamp(mover_diff * EVAL_SCALE)
-                    self._back_up_values(path, depth - 2)
-                self._propagate_proof(path, depth)
-                break
-            if expanded or (depth > 1 and node.visits < self.expand_after):
-                break
-            if self._expand(idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
-                status = -1
-                break
-            if self.evaluate != NULL:
-                self._back_up_values(path, depth - 1)
-            node = &self.pool.nodes[idx]          # the arena may have moved
-            expanded = True
-        # Value the leaf for the player whose move led to it: exactly when proven, else by
-        # a playout, the evaluation, or a blend of the two.
-        if node.proven == UNPROVEN:
-            if self.leaf_eval >= 1.0:
-                mover_reward = self._win(node.value)
-            else:
-                mover_reward = self._reward(-playout(pos.P, pos.O, self.policy, &self.rng))
-                if self.leaf_eval > 0.0:
-                    mover_reward += self.leaf_eval * (self._win(node.value) - mover_reward)
-        elif node.flags & FLAG_TERMINAL:
-            mover_reward = self._reward(-final_disc_difference(pos.P, pos.O))
-        else:
-            mover_reward = (1.0 if node.proven == PROVEN_WIN else
-                            0.0 if node.proven == PROVEN_LOSS else 0.5)
-        black_reward = 1.0 - mover_reward if node.flags & FLAG_WHITE_MOVED else mover_reward
-        nodes = self.pool.nodes
-        for k in range(depth):
-            node = &nodes[path[k]]
-            node.visits += 1
-            node.reward += 1.0 - black_reward if node.flags & FLAG_WHITE_MOVED else black_reward
-        return status
-
-    cdef int _run(self, uint64_t max_iterations, double deadline, uint64_t* done) noexcept nogil:
-        """Iterate until a limit: ``max_iterations``, the monotonic ``deadline`` (0 = none),
-        the node cap, the stop flag, a solved root, or (with early stopping) a decided
-        root."""
-        cdef uint64_t n = 0
-        cdef double start = cy_monotonic() if self.early_stop else 0.0, now
-        while True:
-            if self.pool.nodes[0].proven != UNPROVEN:
-                done[0] = n
-                return STOP_SOLVED
-            if n >= max_iterations:
-                done[0] = n
-                return STOP_ITERATIONS
-            if cy_load_flag(&self.stop_flag):
-                done[0] = n
-                return STOP_SIGNAL
-            # The clock is read after the first iteration and then every CLOCK_EVERY: each
-            # call makes progress, however close its deadline.
-            if n % CLOCK_EVERY == 1:
-                now = cy_monotonic() if deadline > 0 or self.early_stop else 0.0
-                if deadline > 0 and now >= deadline:
-                    done[0] = n
-                    return STOP_TIME
-                if self.early_stop and self._decided(n, max_iterations, deadline, now - start):
-                    done[0] = n
-                    return STOP_DECIDED
-            if self._iterate() != 0:               # it still counted: it was backed up
-                done[0] = n + 1
-                return STOP_NODES
-            n += 1
-
-    cdef bint _decided(self, uint64_t n, uint64_t max_iterations, double deadline,
-                       double elapsed) noexcept nogil:
-        """Whether the most visited root move stays the most visited whatever the rest of
-        the budget does: even if every remaining iteration went to the runner-up."""
-        cdef Node* nodes = self.pool.nodes
-        cdef uint32_t i, first = nodes[0].first_child
-        cdef double best = 0, second = 0, v, left = 1e300
-        if not nodes[0].flags & FLAG_EXPANDED or nodes[0].num_children < 2:
-            return False
-        for i in range(first, first + nodes[0].num_children):
-            v = nodes[i].visits
-            if v > best:
-                second = best
-                best = v
-            elif v > second:
-                second = v
-        if max_iterations != <uint64_t>0xFFFFFFFFFFFFFFFFULL:
-            left = <double>(max_iterations - n)
-        if deadline > 0 and elapsed > 0:
-            v = (deadline - cy_monotonic()) * n / elapsed      # iterations the time allows
-            if v < left:
-                left = v
-        return left < 1e300 and best - second > left
-
-    # -- Python interface ------------------------------------------------------------------
 
     def run(self, iterations=None, deadline=0.0):
         """Search until ``iterations`` more iterations (None: no limit) or the monotonic
@@ -470,10 +618,16 @@ cdef class SearchTree:
         cdef uint64_t done = 0
         cdef int reason
         self._check_idle()
+        if self.threads > 1 and pool_reserve(&self.s.pool) != 0:
+            raise MemoryError(f"cannot reserve {self.s.pool.max_nodes:,} nodes for a shared "
+                              f"search; lower max_nodes")
         self.running = True
         try:
             with nogil:
-                reason = self._run(limit, until, &done)
+                if self.threads > 1:
+                    reason = _run_shared(&self.s, &self.rng, self.threads, limit, until, &done)
+                else:
+                    reason = _run(&self.s, &self.rng, limit, until, &done)
         finally:
             self.running = False
         self.total_iterations += done
@@ -488,37 +642,42 @@ cdef class SearchTree:
     def stop(self):
         """Ask a running search to return as soon as possible (safe from any thread).  The
         request stands, and ends later runs at once, until :meth:`clear_stop`."""
-        cy_store_flag(&self.stop_flag, 1)
+        cy_store_flag(&self.s.stop_flag, 1)
 
     def clear_stop(self):
-        cy_store_flag(&self.stop_flag, 0)
+        cy_store_flag(&self.s.stop_flag, 0)
+
+    @property
+    def threads(self):
+        """Threads sharing each run of this tree."""
+        return self.threads
 
     @property
     def nodes(self):
         """Nodes in use (allocated children included)."""
-        return self.pool.size
+        return self.s.pool.size
 
     @property
     def capacity(self):
         """Nodes allocated (the arena grows by doubling up to ``max_nodes``)."""
-        return self.pool.capacity
+        return self.s.pool.capacity
 
     @property
     def max_nodes(self):
         """The node cap."""
-        return self.pool.max_nodes
+        return self.s.pool.max_nodes
 
     @property
     def root_visits(self):
         """Visits of the root: the iterations behind its statistics."""
         self._check_idle()
-        return self.pool.nodes[0].visits
+        return self.s.pool.nodes[0].visits
 
     @property
     def root_proof(self):
         """None, or "win"/"loss"/"draw" for the side to move at the root."""
         self._check_idle()
-        cdef int p = self.pool.nodes[0].proven
+        cdef int p = self.s.pool.nodes[0].proven
         # Stored for the root's mover, who is the side *not* to move at the root.
         return (None, Proof.LOSS, Proof.WIN, Proof.DRAW)[p]
 
@@ -526,7 +685,7 @@ cdef class SearchTree:
     def root_win_rate(self):
         """Mean reward of the side to move at the root (0.5 before any visit)."""
         self._check_idle()
-        cdef Node* r = &self.pool.nodes[0]
+        cdef Node* r = &self.s.pool.nodes[0]
         return 1.0 - r.reward / r.visits if r.visits else 0.5
 
     @property
@@ -534,9 +693,9 @@ cdef class SearchTree:
         """The evaluation's minimax estimate of the final disc difference for the side to
         move at the root (None without an evaluation or before the first expansion)."""
         self._check_idle()
-        if self.evaluate == NULL or not self.pool.nodes[0].flags & FLAG_EXPANDED:
+        if self.s.evaluate == NULL or not self.s.pool.nodes[0].flags & FLAG_EXPANDED:
             return None
-        return -self.pool.nodes[0].value / <double>EVAL_SCALE
+        return -self.s.pool.nodes[0].value / <double>EVAL_SCALE
 
     def child_stats(self, idx=0):
         """``[(move, visits, reward sum, proof, node index, value), ...]`` of a node's
@@ -545,13 +704,13 @@ cdef class SearchTree:
         self._check_idle()
         if isinstance(idx, bool) or not isinstance(idx, int):
             raise TypeError(f"a node index is an int, not {type(idx).__name__}")
-        if not 0 <= idx < self.pool.size:
-            raise IndexError(f"node index {idx} out of range 0-{self.pool.size - 1}")
-        cdef Node* nodes = self.pool.nodes
+        if not 0 <= idx < self.s.pool.size:
+            raise IndexError(f"node index {idx} out of range 0-{self.s.pool.size - 1}")
+        cdef Node* nodes = self.s.pool.nodes
         if not nodes[idx].flags & FLAG_EXPANDED:
             return []
         first = nodes[idx].first_child
-        evaluated = self.evaluate != NULL
+        evaluated = self.s.evaluate != NULL
         return [(nodes[i].move, nodes[i].visits, nodes[i].reward, PROOF_NAMES[nodes[i].proven], i,
                  nodes[i].value / <double>EVAL_SCALE if evaluated else None)
                 for i in range(first, first + nodes[idx].num_children)]
@@ -571,18 +730,19 @@ cdef class SearchTree:
         return pv
 
     def node_visit_sums(self):
-        """For tests: ``[(visits, sum of children's visits, expanded, proven)]`` per node."""
+        """For tests: ``[(visits, sum of children's visits, expanded, proven, pending
+        virtual losses)]`` per node."""
         self._check_idle()
-        cdef Node* nodes = self.pool.nodes
+        cdef Node* nodes = self.s.pool.nodes
         cdef uint32_t i, j
         out = []
-        for i in range(self.pool.size):
-            s = 0
+        for i in range(self.s.pool.size):
+            total = 0
             if nodes[i].flags & FLAG_EXPANDED:
                 for j in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
-                    s += nodes[j].visits
-            out.append((nodes[i].visits, s, bool(nodes[i].flags & FLAG_EXPANDED),
-                        nodes[i].proven != UNPROVEN))
+                    total += nodes[j].visits
+            out.append((nodes[i].visits, total, bool(nodes[i].flags & FLAG_EXPANDED),
+                        nodes[i].proven != UNPROVEN, nodes[i].virtual_loss))
         return out
 
     def advance(self, Board board not None, max_plies=4):
@@ -593,25 +753,25 @@ cdef class SearchTree:
         check_int("max_plies", max_plies, 0, 60)
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
-        if P == self.root_pos.P and O == self.root_pos.O and board.turn == self._turn_at(0):
+        if P == self.s.root_pos.P and O == self.s.root_pos.O and board.turn == self._turn_at(0):
             return True
-        found = self._find(0, self.root_pos, P, O, board.turn, max_plies)
-        if found > 0 and pool_keep_subtree(&self.pool, found) == 0:
-            self.root_pos.P = P
-            self.root_pos.O = O
+        found = self._find(0, self.s.root_pos, P, O, board.turn, max_plies)
+        if found > 0 and pool_keep_subtree(&self.s.pool, found) == 0:
+            self.s.root_pos.P = P
+            self.s.root_pos.O = O
             return True
         self._set_root(board)
         return False
 
     cdef inline int _turn_at(self, uint32_t idx) noexcept:
         """The colour to move at a node: the opposite of the one whose move led there."""
-        return 0 if self.pool.nodes[idx].flags & FLAG_WHITE_MOVED else 1
+        return 0 if self.s.pool.nodes[idx].flags & FLAG_WHITE_MOVED else 1
 
     cdef long long _find(self, uint32_t idx, Position pos, uint64_t P, uint64_t O, int turn,
                          int plies):
         """Index of the node within ``plies`` of ``idx`` whose position is ``(P, O)`` with
         ``turn`` to move, or -1."""
-        cdef Node* nodes = self.pool.nodes
+        cdef Node* nodes = self.s.pool.nodes
         cdef Position child
         cdef uint32_t i
         cdef long long hit

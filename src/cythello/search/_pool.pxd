@@ -9,8 +9,9 @@ from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t
 
 cdef enum:
     FLAG_WHITE_MOVED = 1   # the player whose move led into this node is white
-    FLAG_EXPANDED = 2      # children allocated
+    FLAG_EXPANDED = 2      # children allocated (and, in a shared search, published)
     FLAG_TERMINAL = 4      # the game is over here
+    FLAG_EXPANDING = 8     # a thread of a shared search claimed the expansion
 
 cdef enum:
     UNPROVEN = 0
@@ -40,4 +41,6 @@ cdef struct NodePool:
 cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil
 cdef void pool_free(NodePool* pool) noexcept nogil
 cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil
+cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t n) noexcept nogil
+cdef int pool_reserve(NodePool* pool) noexcept nogil
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil

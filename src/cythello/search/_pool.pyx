@@ -5,7 +5,7 @@ from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint32_t, uint64_t
 
-from cythello.core._platform cimport cy_popcount
+from cythello.core._platform cimport cy_atomic_cas32, cy_popcount
 
 cdef uint32_t INITIAL_CAPACITY = 1 << 14
 
@@ -52,6 +52,34 @@ cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil:
     memset(&pool.nodes[first], 0, n * sizeof(Node))
     pool.size = first + n
     return first
+
+
+cdef int pool_reserve(NodePool* pool) noexcept nogil:
+    """Grow the arena to its cap at once, so that it never moves while several threads
+    search it (untouched pages cost no memory on most systems).  0 on success, -1
+    without memory (the pool is then unchanged)."""
+    cdef Node* grown
+    if pool.capacity >= pool.max_nodes:
+        return 0
+    grown = <Node*>realloc(pool.nodes, <size_t>pool.max_nodes * sizeof(Node))
+    if grown == NULL:
+        return -1
+    pool.nodes = grown
+    pool.capacity = pool.max_nodes
+    return 0
+
+
+cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t n) noexcept nogil:
+    """``pool_alloc`` for a search shared by threads: the arena was reserved whole (it never
+    moves), and a compare-and-swap hands each thread its own block.  0 when full."""
+    cdef uint32_t first
+    while True:
+        first = pool.size
+        if n == 0 or <unsigned long long>first + n > pool.capacity:
+            return 0
+        if cy_atomic_cas32(&pool.size, first, first + n):
+            memset(&pool.nodes[first], 0, n * sizeof(Node))
+            return first
 
 
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:

@@ -222,9 +222,11 @@ class MCTSPlayer:
 
     ``iterations`` and ``time_limit`` (seconds) bound each search; whichever comes first
     ends it (with neither, 1,000 iterations).  ``exploration`` is UCB1's ``c``;
-    ``rollout`` is ``"random"`` or ``"heuristic"``; ``threads`` independent trees search
-    in parallel (root parallelism) and their root statistics are summed; ``max_nodes``
-    caps each tree's node pool (or ``max_memory_mb`` gives the budget of all trees in MB).  With ``reuse_tree`` the subtree of the position reached
+    ``rollout`` is ``"random"`` or ``"heuristic"``.  ``threads`` search in parallel: with
+    ``parallel="root"`` (the default) each grows a tree of its own and their root
+    statistics are summed; with ``parallel="tree"`` they share one tree, each taking a
+    virtual loss on its path.  ``max_nodes`` caps each tree's node pool (or
+    ``max_memory_mb`` gives the budget of all trees in MB).  With ``reuse_tree`` the subtree of the position reached
     after both sides moved is kept for the next search.  A ``seed`` makes searches exactly
     reproducible.  ``on_progress(result)`` is called every ``progress_interval`` seconds
     with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
@@ -270,6 +272,7 @@ class MCTSPlayer:
         leaf_eval: float = 0.0,
         early_stop: bool = False,
         widening: float = 0.0,
+        parallel: str = "root",
     ) -> None:
         # The settings as given, for pickling (a copy in another process gets fresh trees).
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -284,6 +287,10 @@ class MCTSPlayer:
                                 f"not {rollout!r}")
         self.rollout = rollout
         self.threads = check_int("threads", threads, 1, MAX_THREADS)
+        if parallel not in ("root", "tree"):
+            raise SettingsError(f"parallel must be 'root' or 'tree', not {parallel!r}")
+        self.parallel = parallel
+        trees = threads if parallel == "root" else 1
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         self.seed = seed
@@ -292,7 +299,7 @@ class MCTSPlayer:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
             budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
                                    range_text="more than 0 and at most 1 TB")
-            max_nodes = int(budget * 2**20 / NODE_BYTES / threads)
+            max_nodes = int(budget * 2**20 / NODE_BYTES / trees)
             max_nodes = min(max(max_nodes, 16), MAX_NODES)
         self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
         self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
@@ -330,7 +337,7 @@ class MCTSPlayer:
         if self.time_limit is not None:
             limits.append(f"time_limit={self.time_limit}")
         return (f"MCTSPlayer({', '.join(limits)}, exploration={self.exploration:g}, "
-                f"rollout={self.rollout!r}, threads={self.threads})")
+                f"rollout={self.rollout!r}, threads={self.threads}, parallel={self.parallel!r})")
 
     # -- searching -------------------------------------------------------------------------
 
@@ -376,7 +383,9 @@ class MCTSPlayer:
 
     def _prepare_trees(self, board: Board) -> int:
         """Trees rooted at ``board``; returns the root visits kept from earlier searches."""
-        if self.reuse_tree and len(self._trees) == self.threads:
+        shared = self.parallel == "tree"
+        trees = 1 if shared else self.threads
+        if self.reuse_tree and len(self._trees) == trees:
             if all([tree.advance(board) for tree in self._trees]):
                 return sum(tree.root_visits for tree in self._trees)
         self._trees = [
@@ -385,8 +394,9 @@ class MCTSPlayer:
                        disc_weight=self.disc_weight, progressive_bias=self.progressive_bias,
                        evaluator=self.eval_weights, eval_scale=self.eval_scale,
                        minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
-                       early_stop=self.early_stop, widening=self.widening)
-            for i in range(self.threads)
+                       early_stop=self.early_stop, widening=self.widening,
+                       threads=self.threads if shared else 1)
+            for i in range(trees)
         ]
         return 0
 
