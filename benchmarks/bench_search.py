@@ -1,8 +1,12 @@
 """Search benchmark: MCTS iterations/s (start and midgame, one thread), bytes per node,
-tree overhead against bare playouts, and root-parallel scaling with 2 threads, beside the
-portable-C yardstick's minimal UCT from the same run.
+tree overhead against bare playouts, and the scaling of root- and tree-parallel search with
+the thread count, beside the portable-C yardstick's minimal UCT from the same run.
 
-    python3 benchmarks/bench_search.py [--seconds 2]
+    python3 benchmarks/bench_search.py [--seconds 2] [--threads 1,2]
+    python3 benchmarks/bench_search.py --threads 1,2,4,8,16 --scaling-only   # a big machine
+
+The scaling table searches the midgame position with the presets' settings (evaluated
+leaves, minimax backups), where the iteration is what a player spends its time on.
 """
 import argparse
 import time
@@ -29,11 +33,31 @@ def playouts_per_second(board, seconds, policy="random"):
     return n / (time.perf_counter() - start)
 
 
-def parallel_rate(threads, seconds):
-    player = cy.MCTSPlayer(time_limit=seconds, threads=threads, rollout="random", seed=1,
-                           max_nodes=50_000_000)
+def parallel_rate(threads, seconds, parallel="root", **settings):
+    settings = {"rollout": "random", **settings}
+    # The shared tree holds every thread's iterations; root trees hold one thread's each.
+    nodes = 60_000_000 if parallel == "tree" else 8_000_000
+    player = cy.MCTSPlayer(time_limit=seconds, threads=threads, parallel=parallel, seed=1,
+                           max_nodes=nodes, **settings)
     result = player.search(MIDGAME)
     return result.iterations / result.elapsed
+
+
+EVAL_SETTINGS = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7,
+                     exploration=1.0)
+
+
+def scaling_table(thread_counts, seconds):
+    """It/s of root- and tree-parallel search by thread count, and speed-up over 1 thread."""
+    print(f"{'threads':>8}{'root it/s':>14}{'speed-up':>10}{'tree it/s':>14}{'speed-up':>10}")
+    base = {}
+    for threads in thread_counts:
+        row = f"{threads:>8}"
+        for parallel in ("root", "tree"):
+            rate = parallel_rate(threads, seconds, parallel, **EVAL_SETTINGS)
+            base.setdefault(parallel, rate)
+            row += f"{rate:>14,.0f}{rate / base[parallel]:>9.2f}x"
+        print(row, flush=True)
 
 
 def time_overrun_ms(threads, searches=20):
@@ -50,16 +74,21 @@ def time_overrun_ms(threads, searches=20):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--threads", default="1,2", help="thread counts for the scaling table")
+    ap.add_argument("--scaling-only", action="store_true",
+                    help="only the root/tree-parallel scaling table")
     args = ap.parse_args()
     s = args.seconds
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    if args.scaling_only:
+        scaling_table(thread_counts, s)
+        return
     ref = reference(s) or {}
     uct_ref = ref.get("uct_iters_per_s")
     start_rate = iterations_per_second(cy.Board(), s)
     mid_rate = iterations_per_second(MIDGAME, s)
     heur_rate = iterations_per_second(cy.Board(), s, "heuristic")
     bare = playouts_per_second(cy.Board(), s)
-    one = parallel_rate(1, s)
-    two = parallel_rate(2, s)
     print(f"playout build in use: {cy.build_info()['rules_path']} "
           "(CYTHELLO_PORTABLE=1 measures the portable one)")
     print(f"{'figure':<40}{'cythello':>12}{'C reference':>14}{'ratio':>8}")
@@ -69,12 +98,12 @@ def main() -> None:
     print(f"{'MCTS iterations/s, start (heuristic)':<40}{heur_rate:>12,.0f}")
     print(f"{'bytes per node':<40}{NODE_BYTES:>12}{ref.get('uct_bytes_per_node', 0):>14}")
     print(f"{'tree overhead (1 - it/s / playouts/s)':<40}{1 - start_rate / bare:>12.1%}")
-    print(f"{'root parallel, 1 thread it/s (midgame)':<40}{one:>12,.0f}")
-    print(f"{'root parallel, 2 threads it/s (midgame)':<40}{two:>12,.0f}{'':>14}{two / one:>7.2f}x")
     for threads in (1, 2):
         med, worst = time_overrun_ms(threads)
         print(f"{f'100 ms limit overrun, {threads} thread(s)':<40}"
               f"{f'{med:.2f} ms median, {worst:.2f} max':>26}")
+    print("\nmidgame, evaluated leaves (the presets' settings):")
+    scaling_table(thread_counts, s)
 
 
 if __name__ == "__main__":

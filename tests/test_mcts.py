@@ -389,9 +389,14 @@ def test_shared_tree_invariants(threads):
     assert tree.root_visits == 20_000
     children = tree.child_stats()
     assert 20_000 - threads <= sum(c[1] for c in children) <= 20_000
-    for visits, child_sum, _expanded, _proven, virtual_loss in tree.node_visit_sums():
-        assert virtual_loss == 0                              # every virtual loss undone
-        assert child_sum <= visits
+    # A virtual loss is a visit counted on the way down whose reward comes at the backup:
+    # once the search is over, every node's reward is a sum of one reward per visit.
+    for i, (visits, child_sum, expanded, _proven, reward) in enumerate(tree.node_visit_sums()):
+        assert 0 <= reward <= visits + 1e-9
+        if expanded and i:
+            assert child_sum < visits                         # a leaf once, then expanded
+        else:
+            assert child_sum <= visits
     for _, visits, reward, *_ in children:
         assert 0 <= reward <= visits
     # It keeps working after reuse, and a stop from another thread ends it.

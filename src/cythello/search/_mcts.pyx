@@ -51,6 +51,8 @@ cdef extern from "cy_threads.h" nogil:
 cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare
     CLOCK_EVERY = 128        # iterations between clock reads (~0.5 ms at full speed)
+    BUDGET_CHUNK = 16        # iterations a shared-search thread takes from the budget at once
+    ROOT_FLUSH = 32          # iterations between a shared-search thread's root updates
     INV_SQRT_TABLE = 4096
     VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
@@ -140,11 +142,23 @@ cdef struct Search:
     float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
     int stop_flag
     bint shared               # several threads search the tree now: atomics, virtual loss
-    # A shared search's common limits and verdict.
-    int64_t budget            # iterations still to hand out
     int halt                  # set once any thread meets a stop condition
     int halt_reason
     double started
+    # A shared search's counters, each on a cache line of its own: the settings above are
+    # read by every iteration of every thread and must not bounce with their updates.
+    char _pad0[64]
+    int64_t budget            # iterations still to hand out, taken BUDGET_CHUNK at a time
+    char _pad1[64]
+    uint32_t shared_size      # the pool's size while threads share it
+    char _pad2[64]
+
+
+cdef struct RootTally:
+    # A thread's root statistics not yet added to the root: in a shared search the root is
+    # on every path, and one atomic update per iteration there would serialise the threads.
+    uint32_t visits
+    double reward
 
 
 cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:
@@ -191,7 +205,7 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogi
         c = &nodes[i]
         if c.proven == PROVEN_LOSS:
             continue
-        n = c.visits + c.virtual_loss
+        n = c.visits
         if n == 0:
             return i
         q = <float>(c.reward / n)
@@ -227,7 +241,7 @@ cdef uint32_t _expand(Search* s, Rng* rng, uint32_t idx, Position pos, uint64_t 
     cdef Node t
     cdef uint8_t mover_flag
     cdef Position child
-    first = pool_alloc_shared(&s.pool, k) if s.shared else pool_alloc(&s.pool, k)
+    first = pool_alloc_shared(&s.pool, &s.shared_size, k) if s.shared else pool_alloc(&s.pool, k)
     if first == 0:
         return 0
     nodes = s.pool.nodes
@@ -318,8 +332,9 @@ cdef void _propagate_proof(Search* s, uint32_t* path, int depth) noexcept nogil:
             return
 
 
-cdef int _iterate(Search* s, Rng* rng) noexcept nogil:
-    """One iteration.  Returns -1 when it wanted to expand but the pool was full."""
+cdef int _iterate(Search* s, Rng* rng, RootTally* tally) noexcept nogil:
+    """One iteration.  Returns -1 when it wanted to expand but the pool was full.  With a
+    ``tally`` (shared searches), the root's update goes there instead of to the root."""
     cdef uint32_t path[MAX_PATH]
     cdef int depth = 1, status = 0, mover_diff, k
     cdef bint expanded = False
@@ -337,7 +352,9 @@ cdef int _iterate(Search* s, Rng* rng) noexcept nogil:
             idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0)
             node = &s.pool.nodes[idx]
             if s.shared:
-                cy_atomic_add16(&node.virtual_loss, 1)
+                # The virtual loss: the visit is counted now and its reward at the backup,
+                # so until then the other threads see this child as a lost visit.
+                cy_atomic_add32(&node.visits, 1)
             play(&pos, node.move)
             path[depth] = idx
             depth += 1
@@ -353,7 +370,7 @@ cdef int _iterate(Search* s, Rng* rng) noexcept nogil:
                 _back_up_values(s, path, depth - 2)
             _propagate_proof(s, path, depth)
             break
-        if expanded or (depth > 1 and node.visits < s.expand_after):
+        if expanded or (depth > 1 and node.visits < s.expand_after + <uint32_t>s.shared):
             break
         if s.shared and cy_atomic_or8(&node.flags, FLAG_EXPANDING) & FLAG_EXPANDING:
             break                                # another thread expands it: a leaf here
@@ -383,11 +400,11 @@ cdef int _iterate(Search* s, Rng* rng) noexcept nogil:
     for k in range(depth):
         node = &nodes[path[k]]
         r = 1.0 - black_reward if node.flags & FLAG_WHITE_MOVED else black_reward
-        if s.shared:
-            cy_atomic_add_double(&node.reward, r)
-            cy_atomic_add32(&node.visits, 1)
-            if k:
-                cy_atomic_add16(&node.virtual_loss, <uint16_t>0xFFFF)     # minus one
+        if k == 0 and tally != NULL:
+            tally.visits += 1
+            tally.reward += r
+        elif s.shared:
+            cy_atomic_add_double(&node.reward, r)    # its visit was counted on the way down
         else:
             node.visits += 1
             node.reward += r
@@ -452,7 +469,7 @@ cdef int _run(Search* s, Rng* rng, uint64_t max_iterations, double deadline,
         if reason != STOP_NONE:
             done[0] = n
             return reason
-        if _iterate(s, rng) != 0:               # it still counted: it was backed up
+        if _iterate(s, rng, NULL) != 0:               # it still counted: it was backed up
             done[0] = n + 1
             return STOP_NODES
         n += 1
@@ -469,31 +486,56 @@ cdef struct Worker:
     uint64_t done             # iterations this thread ran
 
 
+cdef inline void _flush_root(Search* s, RootTally* tally) noexcept nogil:
+    cdef Node* root = &s.pool.nodes[0]
+    if tally.visits:
+        cy_atomic_add_double(&root.reward, tally.reward)
+        cy_atomic_add32(&root.visits, tally.visits)
+        tally.visits = 0
+        tally.reward = 0
+
+
 cdef void _work(Worker* w, int threads) noexcept nogil:
     """One thread of a shared search: take iterations from the common budget until it is
-    spent or any thread meets a stop condition."""
+    spent or any thread meets a stop condition.  The root's statistics are added every
+    ROOT_FLUSH iterations (its visit count only scales the exploration term there, so a lag
+    of a few dozen visits is harmless) and exactly at the end."""
     cdef Search* s = w.search
     cdef int reason = STOP_NONE
     cdef uint64_t total
+    cdef int64_t left, granted = 0
+    cdef RootTally tally
+    tally.visits = 0
+    tally.reward = 0
     while not cy_load_flag(&s.halt):
-        if cy_atomic_add64(&s.budget, -1) <= 0:
-            reason = STOP_ITERATIONS
-            break
+        if granted == 0:
+            left = cy_atomic_add64(&s.budget, -BUDGET_CHUNK)
+            if left <= 0:
+                reason = STOP_ITERATIONS
+                break
+            granted = left if left < BUDGET_CHUNK else BUDGET_CHUNK
         reason = _check(s, w.done + 1, 0xFFFFFFFFFFFFFFFFULL, w.deadline, s.started)
         if reason == STOP_DECIDED or (reason == STOP_NONE and s.early_stop
                                       and (w.done & (CLOCK_EVERY - 1)) == 1):
             # Early stopping looks at the whole search: all threads' iterations.
-            total = (w.max_iterations - <uint64_t>s.budget
+            left = s.budget                      # handed out: at most BUDGET_CHUNK early
+            total = (w.max_iterations - <uint64_t>(left if left > 0 else 0)
                      if w.max_iterations < <uint64_t>(1 << 62) else w.done * threads)
             reason = (STOP_DECIDED if _decided(s, total, w.max_iterations, w.deadline,
                                                cy_monotonic() - s.started) else STOP_NONE)
         if reason != STOP_NONE:
             break
         w.done += 1
-        if _iterate(s, &w.rng) != 0:
+        granted -= 1
+        if _iterate(s, &w.rng, &tally) != 0:
             reason = STOP_NODES
             break
-    if reason != STOP_NONE and not cy_load_flag(&s.halt):
+        if tally.visits >= ROOT_FLUSH:
+            _flush_root(s, &tally)
+    _flush_root(s, &tally)
+    # An empty budget stops no one else: the others finish the iterations they were given,
+    # so the total is exact.
+    if reason != STOP_NONE and reason != STOP_ITERATIONS and not cy_load_flag(&s.halt):
         s.halt_reason = reason
         cy_store_flag(&s.halt, 1)
 
@@ -509,10 +551,21 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     cdef Worker workers[MAX_THREADS]
     cdef cy_thread pool[MAX_THREADS]
     cdef int i, started = 0, n = threads if threads < MAX_THREADS else MAX_THREADS
+    cdef uint64_t first = 0
+    if (max_iterations > 0 and s.pool.nodes[0].proven == UNPROVEN
+            and not s.pool.nodes[0].flags & FLAG_EXPANDED):
+        # One thread expands the root first: while it does, every other thread's iteration
+        # would end at the root as a leaf.
+        first = 1
+        if _iterate(s, rng, NULL) != 0:
+            done[0] = 1
+            return STOP_NODES
+        max_iterations -= 1
     s.budget = <int64_t>max_iterations if max_iterations < <uint64_t>(1 << 62) else (1 << 62)
     s.halt = 0
     s.halt_reason = STOP_ITERATIONS
     s.started = cy_monotonic()
+    s.shared_size = s.pool.size
     s.shared = True
     for i in range(n):
         workers[i].search = s
@@ -528,7 +581,8 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     for i in range(started):
         cy_thread_join(pool[i])
     s.shared = False
-    done[0] = 0
+    s.pool.size = s.shared_size
+    done[0] = first
     for i in range(n):
         done[0] += workers[i].done
     return s.halt_reason
@@ -601,7 +655,7 @@ cdef class SearchTree:
         self.s.pool.size = 1
         cdef Node* root = &self.s.pool.nodes[0]
         root.reward = 0
-        root.visits = root.first_child = root.virtual_loss = 0
+        root.visits = root.first_child = 0
         root.value = 0
         root.move = PASS_MOVE
         root.num_children = root.proven = 0
@@ -730,8 +784,8 @@ cdef class SearchTree:
         return pv
 
     def node_visit_sums(self):
-        """For tests: ``[(visits, sum of children's visits, expanded, proven, pending
-        virtual losses)]`` per node."""
+        """For tests: ``[(visits, sum of children's visits, expanded, proven, reward)]``
+        per node."""
         self._check_idle()
         cdef Node* nodes = self.s.pool.nodes
         cdef uint32_t i, j
@@ -742,7 +796,7 @@ cdef class SearchTree:
                 for j in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
                     total += nodes[j].visits
             out.append((nodes[i].visits, total, bool(nodes[i].flags & FLAG_EXPANDED),
-                        nodes[i].proven != UNPROVEN, nodes[i].virtual_loss))
+                        nodes[i].proven != UNPROVEN, nodes[i].reward))
         return out
 
     def advance(self, Board board not None, max_plies=4):

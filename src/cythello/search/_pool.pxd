@@ -23,7 +23,6 @@ cdef struct Node:
     double reward          # summed rewards, for the player whose move led here
     uint32_t visits
     uint32_t first_child   # valid when FLAG_EXPANDED is set
-    uint16_t virtual_loss  # pending visits of a shared-tree parallel search (0 otherwise)
     int16_t value          # the evaluation's estimate of the final disc difference for the
                            # player whose move led here, minimax-backed-up through the
                            # expanded tree (1/EVAL_SCALE disc; 0 without an evaluation)
@@ -41,6 +40,6 @@ cdef struct NodePool:
 cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil
 cdef void pool_free(NodePool* pool) noexcept nogil
 cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil
-cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t n) noexcept nogil
+cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noexcept nogil
 cdef int pool_reserve(NodePool* pool) noexcept nogil
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil

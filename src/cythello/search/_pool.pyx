@@ -69,15 +69,17 @@ cdef int pool_reserve(NodePool* pool) noexcept nogil:
     return 0
 
 
-cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t n) noexcept nogil:
+cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noexcept nogil:
     """``pool_alloc`` for a search shared by threads: the arena was reserved whole (it never
-    moves), and a compare-and-swap hands each thread its own block.  0 when full."""
+    moves), and a compare-and-swap on ``size`` (the pool's size while the threads run, kept
+    by the caller away from the cache line of ``pool.nodes``, which every thread reads all
+    the time) hands each thread its own block.  0 when full."""
     cdef uint32_t first
     while True:
-        first = pool.size
+        first = size[0]
         if n == 0 or <unsigned long long>first + n > pool.capacity:
             return 0
-        if cy_atomic_cas32(&pool.size, first, first + n):
+        if cy_atomic_cas32(size, first, first + n):
             memset(&pool.nodes[first], 0, n * sizeof(Node))
             return first
 
