@@ -423,3 +423,18 @@ def test_tree_parallel_player():
     assert len(player._trees) == 1 and player._trees[0].threads == 2
     with pytest.raises(cy.SettingsError):
         MCTSPlayer(parallel="both")
+
+
+@pytest.mark.parametrize("settings", [{"iterations": 3000}, {"iterations": 1000, "eval_weights": "default",
+                                                             "leaf_eval": 1.0, "minimax_weight": 0.7}])
+def test_symmetric_root_moves_report_equal_numbers(settings):
+    # The four first moves are one move up to symmetry: noise must not show as a difference.
+    result = MCTSPlayer(seed=3, **settings).search(Board())
+    numbers = {m.name: (m.win_rate, m.discs) for m in result.moves}
+    assert set(numbers) == {"d3", "c4", "f5", "e6"}
+    assert len(set(numbers.values())) == 1
+    assert sum(m.visits for m in result.moves) <= result.iterations
+    # Without a symmetry nothing is pooled.
+    after = Board.from_transcript("f5d6")
+    moves = MCTSPlayer(seed=3, **settings).search(after).moves
+    assert len({(m.win_rate, m.discs) for m in moves}) > 1

@@ -50,6 +50,31 @@ def test_schema_and_contents_replay(tmp_path):
     assert np.array_equal(planes[0], first.planes())
 
 
+def test_eight_fold_augmentation_matches_board_transform(tmp_path):
+    selfplay.generate(2, tmp_path, seed=5, **SETTINGS)
+    data = selfplay.load(tmp_path)
+    n = len(data["black"])
+    aug = selfplay.load(tmp_path, augment=True)
+    assert all(len(column) == 8 * n for column in aug.values())
+    assert list(np.unique(aug["symmetry"])) == list(range(8))
+    for i in range(0, 8 * n, 7):
+        k, row = int(aug["symmetry"][i]), i % n
+        board = cy.Board.from_bitboards(int(data["black"][row]), int(data["white"][row]),
+                                        int(data["turn"][row]))
+        image = board.transform(k)
+        assert (int(aug["black"][i]), int(aug["white"][i])) == (image.black, image.white)
+        assert aug["move"][i] == cy.transform_square(int(data["move"][row]), k)
+        for sq in range(65):
+            assert aug["visits"][i][cy.transform_square(sq, k)] == data["visits"][row][sq]
+        assert int(aug["move"][i]) in image.legal_moves or aug["move"][i] == cy.PASS
+        for name in ("value", "result", "disc_diff", "game", "ply", "turn"):
+            np.testing.assert_equal(aug[name][i], data[name][row])   # NaN: a forced move
+    selfplay.replay_check({k: v[:n] for k, v in aug.items()})   # identity block: the data
+    assert np.array_equal(aug["black"][:n], data["black"])
+    with pytest.raises(ValueError, match="symmetries"):
+        selfplay.augment(data, [8])
+
+
 def test_same_seed_same_bytes_whatever_the_workers(tmp_path):
     selfplay.generate(5, tmp_path / "one", seed=3, workers=1, **SETTINGS)
     selfplay.generate(5, tmp_path / "two", seed=3, workers=2, **SETTINGS)

@@ -26,9 +26,12 @@ from .games import GameSettings, game_seed, play_game, replay_check
 from .shards import (
     SCHEMA, ShardError, concatenate, iter_shards, read_shard, shard_name, write_shard,
 )
+from .symmetry import augment
+
+_augment = augment   # load()'s argument of the same name hides the function there
 
 __all__ = ["generate", "load", "SCHEMA", "GameSettings", "ShardError", "iter_shards",
-           "play_game", "game_seed", "replay_check", "planes"]
+           "play_game", "game_seed", "replay_check", "planes", "augment"]
 
 _PathLike = Union[str, Path]
 MANIFEST = "run.json"
@@ -227,13 +230,17 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-def load(out_dir: _PathLike, limit: Optional[int] = None) -> Dict[str, np.ndarray]:
+def load(out_dir: _PathLike, limit: Optional[int] = None,
+         augment: bool = False) -> Dict[str, np.ndarray]:
     """All rows of a run as one dict of equal-length arrays (see :data:`SCHEMA`), shards in
-    order; ``limit`` reads only the first shards."""
+    order; ``limit`` reads only the first shards.  With ``augment``, each row comes in its
+    8 symmetric forms (:func:`augment`: 8 blocks of rows and a
+    ``symmetry`` column)."""
     out = Path(out_dir)
     if not out.is_dir():
         raise ShardError(f"no self-play run at {out}")
-    return concatenate(list(iter_shards(out, limit)))
+    data = concatenate(list(iter_shards(out, limit)))
+    return _augment(data) if augment else data
 
 
 def planes(data: Dict[str, np.ndarray]) -> np.ndarray:

@@ -21,7 +21,8 @@ SCHEMA: Dict[str, "tuple[str, str]"] = {
     "turn": ("uint8", "side to move: 0 black, 1 white"),
     "move": ("uint8", "move played: square 0-63, 64 = pass"),
     "visits": ("uint32", "root visits of each of the 65 moves (N x 65; a forced move: 1)"),
-    "value": ("float32", "root value: the search's win rate for the side to move"),
+    "value": ("float32", "root value: the search's win rate for the side to move "
+                          "(NaN for a forced move, which is not searched)"),
     "result": ("float32", "final outcome for the side to move: 1 win, 0.5 draw, 0 loss"),
     "disc_diff": ("int8", "final disc difference for the side to move (empties to the winner)"),
     "game": ("int64", "index of the game in the run"),
