@@ -7,7 +7,7 @@ import pytest
 
 import cythello as cy
 from cythello import Board, MCTSPlayer, read_obf
-from cythello.search.endgame import SolveAborted
+from cythello.search.endgame import SolveAborted, first_guess
 from cythello.search._endgame import Solver
 
 from conftest import DATA, exact_score, random_endgame
@@ -18,10 +18,28 @@ FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
 @pytest.mark.parametrize("index", range(len(FFO_EASY)))
 def test_solver_matches_ffo_scores(index):
     pos = FFO_EASY[index]
-    result = cy.solve(pos.board)
-    assert result.score == pos.best_score
-    assert result.best_move in pos.best_moves()
-    assert result.nodes > 0
+    for outcome_first in (False, True):
+        steps: list = []
+        result = cy.solve(pos.board, outcome_first=outcome_first,
+                          on_step=lambda r, steps=steps: steps.append((r.lower, r.upper)))
+        assert result.score == pos.best_score
+        assert result.best_move in pos.best_moves()
+        assert result.nodes > 0
+        # Every null-window step narrows the bounds, which always hold the score.
+        for (lo, hi), (lo2, hi2) in zip([(-64, 64)] + steps, steps):
+            assert lo <= lo2 <= pos.best_score <= hi2 <= hi and (lo, hi) != (lo2, hi2)
+        assert steps[-1] == (pos.best_score, pos.best_score)
+        if outcome_first:
+            assert steps[0][0] > 0 or steps[0][1] <= 0           # the first step: a win?
+
+
+def test_first_guess_is_even_and_close():
+    errors = []
+    for pos in FFO_EASY:
+        guess = first_guess(pos.board)
+        assert guess % 2 == 0 and -64 <= guess <= 64
+        errors.append(abs(guess - pos.best_score))
+    assert sum(errors) / len(errors) < 8          # a guess of 0 would be 12 off
 
 
 @pytest.mark.parametrize("index", [0, 4, 8])

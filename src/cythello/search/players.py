@@ -509,7 +509,7 @@ class MCTSPlayer:
         from .endgame import SolveAborted, SolveResult, solve
         try:
             solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
-                                        solver=self._solver)
+                                        solver=self._solver, outcome_first=True)
         except SolveAborted as exc:
             solved = exc.partial
             if solved.outcome not in (Proof.WIN, Proof.DRAW):
