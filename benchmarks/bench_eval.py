@@ -55,6 +55,26 @@ def best_scaled_mae(x, y):
     return float(np.abs(a @ coef - y).mean())
 
 
+def side_to_move_bias(weights, boards):
+    """Static value minus the 1-ply negamax value, by empties: about 0 for an evaluation
+    that agrees with itself one move later; a positive mean says it favours the side to
+    move by half that (the odd-even effect that bootstrapped labels can build up)."""
+    rows = {}
+    for b in boards:
+        moves = list(b.legal_moves)
+        if not moves:
+            continue
+        best = -1e9
+        for m in moves:
+            b.push(m)
+            best = max(best, -weights.evaluate(b))
+            b.pop()
+        rows.setdefault(4 * (b.empties() // 4), []).append(weights.evaluate(b) - best)
+    print("\nstatic minus 1-ply value (discs; 0 when the evaluation agrees with itself):")
+    print("  empties " + " ".join(f"{e:>5}" for e in sorted(rows)))
+    print("  mean    " + " ".join(f"{np.mean(rows[e]):>5.1f}" for e in sorted(rows)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -88,6 +108,8 @@ def main() -> None:
         best = min(best, time.perf_counter() - t)
     print(f"speed: {best / len(own) * 1e9:.0f} ns per evaluation from scratch "
           f"({EVAL_BUILD} build), 20,000 distinct positions")
+
+    side_to_move_bias(weights, boards[:4000])
 
     if not HELDOUT.exists():
         print(f"no held-out set at {HELDOUT}: run benchmarks/make_heldout.py")

@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--per-empties", type=int, default=40)
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--append", action="store_true", help="add to the existing file")
+    ap.add_argument("--threads", type=int, default=1, help="solver threads")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.empties.split("-"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -43,7 +44,7 @@ def main() -> None:
     rng = random.Random(SEED)
     lines = OUT.read_text().splitlines() if args.append and OUT.exists() else []
     seen = {line.rsplit(" ", 1)[0] for line in lines}
-    solver = Solver()
+    solver = Solver(threads=args.threads)
     for e in range(lo, hi + 1):
         idx = [i for i in np.flatnonzero(empties == e)]
         rng.shuffle(idx)
@@ -54,7 +55,7 @@ def main() -> None:
             text = board.board_string()
             if text in seen or board.is_game_over():
                 continue
-            score, _, _ = solver.solve(board)
+            score = cy.solve(board, solver=solver).score
             seen.add(text)
             lines.append(f"{text} {score:+d}")
             done += 1
