@@ -438,3 +438,25 @@ def test_symmetric_root_moves_report_equal_numbers(settings):
     after = Board.from_transcript("f5d6")
     moves = MCTSPlayer(seed=3, **settings).search(after).moves
     assert len({(m.win_rate, m.discs) for m in moves}) > 1
+
+
+@pytest.mark.parametrize("parallel", ["root", "tree"])
+def test_limits_and_stop_hold_with_every_option_on(parallel):
+    import threading
+    options = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7, early_stop=True,
+                   widening=1.0, progressive_bias=1.0, endgame_empties=0)
+    # Seeded single-thread searches stay reproducible with the options on.
+    runs = [MCTSPlayer(iterations=3000, seed=9, **options).search(MIDGAME) for _ in range(2)]
+    assert [(m.move, m.visits) for m in runs[0].moves] == [(m.move, m.visits) for m in runs[1].moves]
+    player = MCTSPlayer(time_limit=0.2, threads=2, parallel=parallel, seed=9, **options)
+    start = time.monotonic()
+    result = player.search(MIDGAME)
+    assert time.monotonic() - start < 0.6 and result.iterations > 0
+    assert result.stop_reason in ("time", "decided")
+    player = MCTSPlayer(time_limit=30, threads=2, parallel=parallel, seed=9, **options)
+    timer = threading.Timer(0.1, player.stop)
+    timer.start()
+    start = time.monotonic()
+    result = player.search(Board.from_transcript("f5d6c3d3c4f4"))
+    assert time.monotonic() - start < 2.0
+    assert result.stop_reason in ("stopped", "decided") and result.best_move in range(64)
