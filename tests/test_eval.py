@@ -212,6 +212,42 @@ def test_training_pipeline_end_to_end(tmp_path):
     assert stage["labels"] == "exact" and stage["train_mae"] < 8
 
 
+def test_calibration_makes_the_evaluation_agree_with_itself():
+    from cythello.training.calibrate import apply_offsets, calibrate, consistency, stage_offsets
+    from cythello.eval.weights import DEFAULT_PATH, unpack
+    from cythello.eval import PatternWeights
+    packed, _ = read_weights(DEFAULT_PATH)
+    # A known bias: every bootstrapped stage favours the side to move by 3 discs more than
+    # the stage before it; calibration must find and remove it.
+    bias = np.zeros((patterns.N_STAGES, 2))
+    bias[4:] = 3.0 * np.arange(1, patterns.N_STAGES - 3)[:, None]
+    biased = apply_offsets(packed, -bias)
+    rng = np.random.default_rng(3)
+    boards = []
+    while len(boards) < 600:
+        b = cy.Board()
+        for _ in range(int(rng.integers(0, 56))):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(moves[int(rng.integers(len(moves)))])
+        if len(b.legal_moves):
+            boards.append(b)
+
+    def gaps(p):
+        return consistency(PatternWeights(unpack(p), {}), boards)
+
+    calibrated, offsets = calibrate(biased, boards, exact_empties=16)
+    assert np.all(offsets[:4] == 0)                          # exact stages untouched
+    assert np.array_equal(calibrated[:4], biased[:4])
+    before = {e: g for e, (g, _) in gaps(biased).items() if e > 16}
+    after = {e: g for e, (g, _) in gaps(calibrated).items() if e > 16}
+    assert np.mean(np.abs(list(before.values()))) > 3
+    assert np.mean(np.abs(list(after.values()))) < 0.4 * np.mean(np.abs(list(before.values())))
+    # No gaps beyond the exact stages: nothing to take off.
+    assert not stage_offsets({e: (5.0, 10) for e in range(1, 17)}, 16).any()
+
+
 def test_shipped_weights_beat_the_square_table():
     """The held-out positions with exact scores: the learned evaluation's error must be well
     under that of a disc-count evaluation (a weak but honest bar for every build)."""

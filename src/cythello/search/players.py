@@ -56,7 +56,7 @@ PRESETS: Dict[str, Dict[str, object]] = {
     "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
     "medium": {"iterations": 1_000, "endgame_empties": 12, **_WITH_EVALUATION},
     "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
-    "expert": {"iterations": 5_000_000, "time_limit": 5.0, "endgame_empties": 20,
+    "expert": {"iterations": 5_000_000, "time_limit": 5.0, "endgame_empties": 22,
                **_WITH_EVALUATION},
 }
 

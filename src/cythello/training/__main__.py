@@ -6,7 +6,39 @@ from pathlib import Path
 from .pipeline import PRESETS, preset, run
 
 
+def calibrate_main(argv: "list[str]") -> int:
+    """``python -m cythello.training calibrate IN --selfplay DIR --out OUT``: the pipeline's
+    last step on a weights file of its own."""
+    from ..eval.weights import read_weights, save_weights
+    from .calibrate import calibrate, sample_boards
+    ap = argparse.ArgumentParser(prog="python -m cythello.training calibrate",
+                                 description="Calibrate a weights file's bootstrapped stages "
+                                             "on the positions of a self-play run.")
+    ap.add_argument("weights", type=Path, help="the weights file to calibrate")
+    ap.add_argument("--selfplay", required=True, type=Path,
+                    help="a self-play run folder (the training's last round)")
+    ap.add_argument("--out", required=True, type=Path, help="the weights file to write")
+    ap.add_argument("--positions", type=int, default=20000, help="sample size")
+    ap.add_argument("--seed", type=int, default=1, help="sample seed (the run's seed)")
+    ap.add_argument("--exact-empties", type=int, default=16,
+                    help="stages up to this many empties were fitted to exact scores")
+    args = ap.parse_args(argv)
+    packed, header = read_weights(args.weights)
+    boards = sample_boards(args.selfplay, args.positions, args.seed)
+    packed, offsets = calibrate(packed, boards, args.exact_empties)
+    provenance = dict(header.get("provenance", {}))
+    provenance["config"] = dict(provenance.get("config", {}), calibration=len(boards))
+    save_weights(args.out, packed, provenance)
+    print(f"wrote {args.out}: offsets up to {abs(offsets).max():.1f} discs "
+          f"from {len(boards):,} positions")
+    return 0
+
+
 def main(argv: "list[str] | None" = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["calibrate"]:
+        return calibrate_main(argv[1:])
     ap = argparse.ArgumentParser(prog="python -m cythello.training",
                                  description="Train cythello's pattern evaluation from "
                                              "self-play (see cythello.training.pipeline).")

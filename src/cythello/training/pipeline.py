@@ -16,6 +16,10 @@ weights, stage by stage from the end of the game backwards.
    ``depth``-ply alpha-beta search whose leaves fall into the stages already fitted
    (Buro's bootstrapping, used for Logistello).  Each stage is a sparse ridge fit pulled
    toward the stage before it (``cythello.training.fit``).
+4. Calibration (``cythello.training.calibrate``): the bootstrapped stages get offsets
+   that make the evaluation agree with its own value one move later, measured on
+   ``calibration`` positions of the last round's games (bootstrapping lets a bias toward
+   the side to move add up from stage to stage).
 
 The same preset and seed give the same weights file, bit for bit.  Everything lands in
 ``workdir`` (self-play shards, labels, a report); a run that stops can be started again
@@ -36,6 +40,7 @@ from ..eval.weights import save_weights, unpack
 from ..selfplay import generate
 from . import data as tdata
 from .fit import fit_stage, packed_features, predict, quantize
+from .calibrate import calibrate, sample_boards
 from .labels import exact_scores, search_scores
 
 
@@ -54,12 +59,13 @@ class Config:
     rounds: int = 3                 # self-play rounds (round 2+ plays with the last weights)
     seed: int = 1
     games_per_shard: int = 100
+    calibration: int = 20000        # positions for the side-to-move calibration (0: none)
 
 
 PRESETS: Dict[str, Config] = {
     # Seconds: checks the whole pipeline end to end (the test suite runs it).
     "tiny": Config(games=12, iterations=60, exact_empties=8, depth=1, rounds=2, off_path=0.3,
-                   temperature_moves=4, games_per_shard=4),
+                   temperature_moves=4, games_per_shard=4, calibration=300),
     # A few minutes on 2 cores: a usable, weaker evaluation.
     "small": Config(games=1500, iterations=200, rounds=1, games_per_shard=50),
     # What cythello ships (see the README for the time it takes).
@@ -184,6 +190,14 @@ def run(config: Config, workdir: Path, out: Path, workers: int = 1,
         report["rounds"].append({"round": r, "positions": int(len(own)),
                                  "selfplay_seconds": round(selfplay_time, 1), "stages": stats})
     assert packed is not None
+    if config.calibration:
+        # The last step: stage offsets that make the evaluation agree with itself one move
+        # later, measured on the last round's games (cythello.training.calibrate).
+        boards = sample_boards(runs[-1], config.calibration, config.seed)
+        packed, offsets = calibrate(packed, boards, config.exact_empties)
+        report["calibration_offsets"] = np.round(offsets, 3).tolist()
+        _log(f"  calibrated on {len(boards):,} positions: offsets up to "
+             f"{float(np.abs(offsets).max()):.1f} discs", log)
     total = time.monotonic() - started
     save_weights(out, packed, _provenance(config, config.rounds - 1, report["rounds"][-1]["positions"],
                                           total))
@@ -200,6 +214,7 @@ def _digest(config: Config) -> str:
     fields = asdict(config)
     fields.pop("rounds")
     fields.pop("games_per_shard")
+    fields.pop("calibration")        # a last step on the fitted weights
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:10]
 
 
