@@ -70,9 +70,6 @@ CY_INLINE void cy_store_flag(volatile int *p, int v) { *p = v; }
 CY_INLINE uint32_t cy_atomic_add32(volatile uint32_t *p, uint32_t v) {
     return (uint32_t)_InterlockedExchangeAdd((volatile long *)p, (long)v);
 }
-CY_INLINE uint16_t cy_atomic_add16(volatile uint16_t *p, uint16_t v) {
-    return (uint16_t)_InterlockedExchangeAdd16((volatile short *)p, (short)v);
-}
 CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {
     return _InterlockedExchangeAdd64((volatile __int64 *)p, v);
 }
@@ -100,9 +97,6 @@ CY_INLINE void cy_atomic_add_double(volatile double *p, double v) {
 }
 #else
 CY_INLINE uint32_t cy_atomic_add32(volatile uint32_t *p, uint32_t v) {
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-CY_INLINE uint16_t cy_atomic_add16(volatile uint16_t *p, uint16_t v) {
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {

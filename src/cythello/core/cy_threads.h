@@ -4,6 +4,8 @@
 #ifndef CYTHELLO_THREADS_H
 #define CYTHELLO_THREADS_H
 
+#include "cy_platform.h"   /* CY_INLINE: no unused-function warnings where a module uses few */
+
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
@@ -19,24 +21,24 @@ typedef CRITICAL_SECTION cy_mutex;
 typedef CONDITION_VARIABLE cy_cond;
 typedef HANDLE cy_thread;
 
-static void cy_mutex_init(cy_mutex *m) { InitializeCriticalSection(m); }
-static void cy_mutex_destroy(cy_mutex *m) { DeleteCriticalSection(m); }
-static void cy_mutex_lock(cy_mutex *m) { EnterCriticalSection(m); }
-static void cy_mutex_unlock(cy_mutex *m) { LeaveCriticalSection(m); }
-static void cy_cond_init(cy_cond *c) { InitializeConditionVariable(c); }
-static void cy_cond_destroy(cy_cond *c) { (void)c; }
-static void cy_cond_wait(cy_cond *c, cy_mutex *m) { SleepConditionVariableCS(c, m, INFINITE); }
-static void cy_cond_broadcast(cy_cond *c) { WakeAllConditionVariable(c); }
+CY_INLINE void cy_mutex_init(cy_mutex *m) { InitializeCriticalSection(m); }
+CY_INLINE void cy_mutex_destroy(cy_mutex *m) { DeleteCriticalSection(m); }
+CY_INLINE void cy_mutex_lock(cy_mutex *m) { EnterCriticalSection(m); }
+CY_INLINE void cy_mutex_unlock(cy_mutex *m) { LeaveCriticalSection(m); }
+CY_INLINE void cy_cond_init(cy_cond *c) { InitializeConditionVariable(c); }
+CY_INLINE void cy_cond_destroy(cy_cond *c) { (void)c; }
+CY_INLINE void cy_cond_wait(cy_cond *c, cy_mutex *m) { SleepConditionVariableCS(c, m, INFINITE); }
+CY_INLINE void cy_cond_broadcast(cy_cond *c) { WakeAllConditionVariable(c); }
 
 typedef struct { void (*fn)(void *); void *arg; } cy_thread_start;
-static unsigned __stdcall cy_thread_trampoline(void *p) {
+CY_INLINE unsigned __stdcall cy_thread_trampoline(void *p) {
     cy_thread_start s = *(cy_thread_start *)p;
     free(p);
     s.fn(s.arg);
     return 0;
 }
 /* 0 on success. */
-static int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
+CY_INLINE int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
     cy_thread_start *s = (cy_thread_start *)malloc(sizeof(cy_thread_start));
     if (!s) return -1;
     s->fn = fn;
@@ -45,7 +47,7 @@ static int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
     if (!*t) { free(s); return -1; }
     return 0;
 }
-static void cy_thread_join(cy_thread t) { WaitForSingleObject(t, INFINITE); CloseHandle(t); }
+CY_INLINE void cy_thread_join(cy_thread t) { WaitForSingleObject(t, INFINITE); CloseHandle(t); }
 
 #else
 #include <pthread.h>
@@ -55,24 +57,24 @@ typedef pthread_mutex_t cy_mutex;
 typedef pthread_cond_t cy_cond;
 typedef pthread_t cy_thread;
 
-static void cy_mutex_init(cy_mutex *m) { pthread_mutex_init(m, NULL); }
-static void cy_mutex_destroy(cy_mutex *m) { pthread_mutex_destroy(m); }
-static void cy_mutex_lock(cy_mutex *m) { pthread_mutex_lock(m); }
-static void cy_mutex_unlock(cy_mutex *m) { pthread_mutex_unlock(m); }
-static void cy_cond_init(cy_cond *c) { pthread_cond_init(c, NULL); }
-static void cy_cond_destroy(cy_cond *c) { pthread_cond_destroy(c); }
-static void cy_cond_wait(cy_cond *c, cy_mutex *m) { pthread_cond_wait(c, m); }
-static void cy_cond_broadcast(cy_cond *c) { pthread_cond_broadcast(c); }
+CY_INLINE void cy_mutex_init(cy_mutex *m) { pthread_mutex_init(m, NULL); }
+CY_INLINE void cy_mutex_destroy(cy_mutex *m) { pthread_mutex_destroy(m); }
+CY_INLINE void cy_mutex_lock(cy_mutex *m) { pthread_mutex_lock(m); }
+CY_INLINE void cy_mutex_unlock(cy_mutex *m) { pthread_mutex_unlock(m); }
+CY_INLINE void cy_cond_init(cy_cond *c) { pthread_cond_init(c, NULL); }
+CY_INLINE void cy_cond_destroy(cy_cond *c) { pthread_cond_destroy(c); }
+CY_INLINE void cy_cond_wait(cy_cond *c, cy_mutex *m) { pthread_cond_wait(c, m); }
+CY_INLINE void cy_cond_broadcast(cy_cond *c) { pthread_cond_broadcast(c); }
 
 typedef struct { void (*fn)(void *); void *arg; } cy_thread_start;
-static void *cy_thread_trampoline(void *p) {
+CY_INLINE void *cy_thread_trampoline(void *p) {
     cy_thread_start s = *(cy_thread_start *)p;
     free(p);
     s.fn(s.arg);
     return NULL;
 }
 /* 0 on success; a bigger stack than some platforms' default (the solver recurses). */
-static int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
+CY_INLINE int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
     pthread_attr_t attr;
     cy_thread_start *s = (cy_thread_start *)malloc(sizeof(cy_thread_start));
     int rc;
@@ -86,7 +88,7 @@ static int cy_thread_create(cy_thread *t, void (*fn)(void *), void *arg) {
     if (rc) { free(s); return -1; }
     return 0;
 }
-static void cy_thread_join(cy_thread t) { pthread_join(t, NULL); }
+CY_INLINE void cy_thread_join(cy_thread t) { pthread_join(t, NULL); }
 #endif
 
 #endif

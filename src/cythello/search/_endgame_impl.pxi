@@ -5,30 +5,16 @@
 from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
 from cpython.pycapsule cimport PyCapsule_New
 
-from cythello.core._platform cimport cy_load_flag, cy_monotonic
 from cythello.core._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
 )
 from cythello.core._stability cimport stable_discs
+from cythello.core._platform cimport (
+    cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
+    cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
+    cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
+)
 from cythello.eval._layout cimport eval_fn, EVAL_SCALE
-
-cdef extern from "cy_threads.h" nogil:
-    ctypedef struct cy_mutex:
-        pass
-    ctypedef struct cy_cond:
-        pass
-    ctypedef struct cy_thread:
-        pass
-    void cy_mutex_init(cy_mutex* m)
-    void cy_mutex_destroy(cy_mutex* m)
-    void cy_mutex_lock(cy_mutex* m)
-    void cy_mutex_unlock(cy_mutex* m)
-    void cy_cond_init(cy_cond* c)
-    void cy_cond_destroy(cy_cond* c)
-    void cy_cond_wait(cy_cond* c, cy_mutex* m)
-    void cy_cond_broadcast(cy_cond* c)
-    int cy_thread_create(cy_thread* t, void (*fn)(void*) noexcept nogil, void* arg)
-    void cy_thread_join(cy_thread t)
 
 cdef enum:
     INF = 127                 # above every score

@@ -16,7 +16,7 @@ the node), never by depth parity, so passes need no special case.  Rewards are 1
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
 """
 from libc.math cimport expf, logf, powf, sqrtf
-from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
@@ -24,8 +24,9 @@ from cythello.core._rules cimport (
 )
 from cythello.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cythello.core._platform cimport (
-    cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add16,
-    cy_atomic_add64, cy_atomic_or8, cy_atomic_load8, cy_atomic_add_double,
+    cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add64,
+    cy_atomic_or8, cy_atomic_load8, cy_atomic_add_double, cy_thread, cy_thread_create,
+    cy_thread_join,
 )
 from cythello.search._rollout cimport playout
 from cythello.search._pool cimport (
@@ -42,11 +43,6 @@ from cythello.search.settings import check_int, check_number
 from cythello.search import settings as _settings
 from cythello.search.states import Proof, StopReason
 
-cdef extern from "cy_threads.h" nogil:
-    ctypedef struct cy_thread:
-        pass
-    int cy_thread_create(cy_thread* t, void (*fn)(void*) noexcept nogil, void* arg)
-    void cy_thread_join(cy_thread t)
 
 cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare

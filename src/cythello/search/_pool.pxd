@@ -5,7 +5,7 @@ Children of a node sit next to each other (``first_child`` .. ``first_child +
 num_children - 1``) and are referred to by index, never by pointer, so the arena can move
 when it grows.  Index 0 is always the root.
 """
-from libc.stdint cimport uint8_t, int16_t, uint16_t, uint32_t
+from libc.stdint cimport uint8_t, int16_t, uint32_t
 
 cdef enum:
     FLAG_WHITE_MOVED = 1   # the player whose move led into this node is white
