@@ -17,6 +17,7 @@ import numpy as np
 import cythello as cy
 from cythello.eval import load_weights, patterns
 from cythello.eval._patterns import EVAL_BUILD
+from cythello.training.calibrate import consistency
 
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
 
@@ -58,21 +59,16 @@ def best_scaled_mae(x, y):
 def side_to_move_bias(weights, boards):
     """Static value minus the 1-ply negamax value, by empties: about 0 for an evaluation
     that agrees with itself one move later; a positive mean says it favours the side to
-    move by half that (the odd-even effect that bootstrapped labels can build up)."""
+    move by half that (the odd-even effect that bootstrapped labels can build up, which
+    the training's calibration step removes)."""
+    gaps = consistency(weights, boards)
     rows = {}
-    for b in boards:
-        moves = list(b.legal_moves)
-        if not moves:
-            continue
-        best = -1e9
-        for m in moves:
-            b.push(m)
-            best = max(best, -weights.evaluate(b))
-            b.pop()
-        rows.setdefault(4 * (b.empties() // 4), []).append(weights.evaluate(b) - best)
+    for e, (gap, n) in gaps.items():
+        rows.setdefault(4 * (e // 4), []).append((gap, n))
+    means = {e: sum(g * n for g, n in v) / sum(n for _, n in v) for e, v in rows.items()}
     print("\nstatic minus 1-ply value (discs; 0 when the evaluation agrees with itself):")
-    print("  empties " + " ".join(f"{e:>5}" for e in sorted(rows)))
-    print("  mean    " + " ".join(f"{np.mean(rows[e]):>5.1f}" for e in sorted(rows)))
+    print("  empties " + " ".join(f"{e:>5}" for e in sorted(means)))
+    print("  mean    " + " ".join(f"{means[e]:>5.1f}" for e in sorted(means)))
 
 
 def main() -> None:

@@ -39,7 +39,7 @@ def load_v3(str module_file, str name):
     if not stem.endswith("_v3"):
         raise ValueError(f"not the name of a v3 twin: {name!r}")
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = os.path.join(folder, stem[:-3] + ".v3" + suffix)
+        path = os.path.join(folder, stem[:len(stem) - 3] + ".v3" + suffix)   # drop "_v3"
         if os.path.exists(path):
             loader = importlib.machinery.ExtensionFileLoader(name, path)
             spec = importlib.util.spec_from_file_location(name, path, loader=loader)

@@ -4,16 +4,11 @@
 #ifndef CYTHELLO_THREADS_H
 #define CYTHELLO_THREADS_H
 
-#include "cy_platform.h"   /* CY_INLINE: no unused-function warnings where a module uses few */
+/* cy_platform.h gives CY_INLINE (no unused-function warnings where a module uses few of
+ * these) and, on Windows, <windows.h> with its lean settings. */
+#include "cy_platform.h"
 
 #if defined(_WIN32)
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
 #include <process.h>
 #include <stdlib.h>
 
