@@ -433,10 +433,11 @@ cdef bint _decided(Search* s, uint64_t n, uint64_t max_iterations, double deadli
 
 
 cdef int _check(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
-                double started) noexcept nogil:
+                double started, bint decide) noexcept nogil:
     """The stop condition met after ``n`` iterations of this run, or STOP_NONE.  The clock
     is read after the first iteration and then every CLOCK_EVERY: each run makes progress,
-    however close its deadline."""
+    however close its deadline.  With ``decide``, early stopping is checked then too (a
+    shared search checks it itself, on the iterations of all its threads)."""
     cdef double now
     if s.pool.nodes[0].proven != UNPROVEN:
         return STOP_SOLVED
@@ -445,10 +446,10 @@ cdef int _check(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
     if cy_load_flag(&s.stop_flag):
         return STOP_SIGNAL
     if n % CLOCK_EVERY == 1:
-        now = cy_monotonic() if deadline > 0 or s.early_stop else 0.0
+        now = cy_monotonic() if deadline > 0 or decide else 0.0
         if deadline > 0 and now >= deadline:
             return STOP_TIME
-        if s.early_stop and _decided(s, n, max_iterations, deadline, now - started):
+        if decide and _decided(s, n, max_iterations, deadline, now - started):
             return STOP_DECIDED
     return STOP_NONE
 
@@ -461,7 +462,7 @@ cdef int _run(Search* s, Rng* rng, uint64_t max_iterations, double deadline,
     cdef double started = cy_monotonic() if s.early_stop else 0.0
     cdef int reason
     while True:
-        reason = _check(s, n, max_iterations, deadline, started)
+        reason = _check(s, n, max_iterations, deadline, started, s.early_stop)
         if reason != STOP_NONE:
             done[0] = n
             return reason
@@ -491,7 +492,7 @@ cdef inline void _flush_root(Search* s, RootTally* tally) noexcept nogil:
         tally.reward = 0
 
 
-cdef void _work(Worker* w, int threads) noexcept nogil:
+cdef void _work(Worker* w) noexcept nogil:
     """One thread of a shared search: take iterations from the common budget until it is
     spent or any thread meets a stop condition.  The root's statistics are added every
     ROOT_FLUSH iterations (its visit count only scales the exploration term there, so a lag
@@ -510,13 +511,12 @@ cdef void _work(Worker* w, int threads) noexcept nogil:
                 reason = STOP_ITERATIONS
                 break
             granted = left if left < BUDGET_CHUNK else BUDGET_CHUNK
-        reason = _check(s, w.done + 1, 0xFFFFFFFFFFFFFFFFULL, w.deadline, s.started)
-        if reason == STOP_DECIDED or (reason == STOP_NONE and s.early_stop
-                                      and (w.done & (CLOCK_EVERY - 1)) == 1):
+        reason = _check(s, w.done + 1, 0xFFFFFFFFFFFFFFFFULL, w.deadline, s.started, False)
+        if reason == STOP_NONE and s.early_stop and (w.done + 1) % CLOCK_EVERY == 1:
             # Early stopping looks at the whole search: all threads' iterations.
             left = s.budget                      # handed out: at most BUDGET_CHUNK early
             total = (w.max_iterations - <uint64_t>(left if left > 0 else 0)
-                     if w.max_iterations < <uint64_t>(1 << 62) else w.done * threads)
+                     if w.max_iterations < <uint64_t>(1 << 62) else w.done * w.threads)
             reason = (STOP_DECIDED if _decided(s, total, w.max_iterations, w.deadline,
                                                cy_monotonic() - s.started) else STOP_NONE)
         if reason != STOP_NONE:
@@ -537,7 +537,7 @@ cdef void _work(Worker* w, int threads) noexcept nogil:
 
 
 cdef void _work_entry(void* arg) noexcept nogil:
-    _work(<Worker*>arg, (<Worker*>arg).threads)
+    _work(<Worker*>arg)
 
 
 cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
@@ -573,7 +573,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     for i in range(1, n):
         if cy_thread_create(&pool[started], _work_entry, &workers[i]) == 0:
             started += 1
-    _work(&workers[0], n)
+    _work(&workers[0])
     for i in range(started):
         cy_thread_join(pool[i])
     s.shared = False

@@ -290,7 +290,6 @@ class MCTSPlayer:
         if parallel not in ("root", "tree"):
             raise SettingsError(f"parallel must be 'root' or 'tree', not {parallel!r}")
         self.parallel = parallel
-        trees = threads if parallel == "root" else 1
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         self.seed = seed
@@ -299,7 +298,7 @@ class MCTSPlayer:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
             budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
                                    range_text="more than 0 and at most 1 TB")
-            max_nodes = int(budget * 2**20 / NODE_BYTES / trees)
+            max_nodes = int(budget * 2**20 / NODE_BYTES / self._tree_count)
             max_nodes = min(max(max_nodes, 16), MAX_NODES)
         self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
         self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
@@ -384,8 +383,7 @@ class MCTSPlayer:
     def _prepare_trees(self, board: Board) -> int:
         """Trees rooted at ``board``; returns the root visits kept from earlier searches."""
         shared = self.parallel == "tree"
-        trees = 1 if shared else self.threads
-        if self.reuse_tree and len(self._trees) == trees:
+        if self.reuse_tree and len(self._trees) == self._tree_count:
             if all([tree.advance(board) for tree in self._trees]):
                 return sum(tree.root_visits for tree in self._trees)
         self._trees = [
@@ -396,9 +394,14 @@ class MCTSPlayer:
                        minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
                        early_stop=self.early_stop, widening=self.widening,
                        threads=self.threads if shared else 1)
-            for i in range(trees)
+            for i in range(self._tree_count)
         ]
         return 0
+
+    @property
+    def _tree_count(self) -> int:
+        """The trees a search grows: one per thread (root parallel) or one they share."""
+        return 1 if self.parallel == "tree" else self.threads
 
     def search(
         self,
