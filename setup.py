@@ -16,7 +16,8 @@ from setuptools.command.build_ext import build_ext
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
 # The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
 MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "eval._patterns",
-           "search._rollout", "search._pool", "search._mcts", "search._endgame", "search._midgame"]
+           "search._rollout", "search._pool", "search._transpositions", "search._mcts",
+           "search._endgame", "search._midgame"]
 INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
 directives = {

@@ -4,6 +4,7 @@ the thread count, beside the portable-C yardstick's minimal UCT from the same ru
 
     python3 benchmarks/bench_search.py [--seconds 2] [--threads 1,2]
     python3 benchmarks/bench_search.py --threads 1,2,4,8,16 --scaling-only   # a big machine
+    python3 benchmarks/bench_search.py --options-only    # it/s and bytes per node by option
 
 The scaling table searches the midgame position with the presets' settings (evaluated
 leaves, minimax backups), where the iteration is what a player spends its time on.
@@ -12,7 +13,8 @@ import argparse
 import time
 
 import cythello as cy
-from cythello.search._mcts import NODE_BYTES, SearchTree
+from cythello.eval import default_weights
+from cythello.search._mcts import NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
 from _reference import ratio, reference
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
@@ -60,6 +62,32 @@ def scaling_table(thread_counts, seconds):
         print(row, flush=True)
 
 
+# The search options, each on top of the presets' settings, with their bytes per node.
+OPTIONS = [("none", {}, NODE_BYTES),
+           ("transpositions", {"transpositions": True}, NODE_BYTES + TABLE_BYTES_PER_NODE),
+           ("widening 1", {"widening": 1.0}, NODE_BYTES),
+           ("progressive bias 1", {"progressive_bias": 1.0}, NODE_BYTES)]
+
+
+def options_table(seconds):
+    """Midgame it/s of one thread with each option, bytes per node, and for transpositions
+    the share of expansions that found their position already expanded."""
+    print(f"{'option':<22}{'it/s':>12}{'vs none':>9}{'bytes/node':>12}{'transpositions':>16}")
+    base = None
+    settings = dict(evaluator=default_weights(), leaf_eval=1.0, minimax_weight=0.7,
+                    exploration=1.0, max_nodes=20_000_000)
+    for name, option, node_bytes in OPTIONS:
+        tree = SearchTree(MIDGAME, seed=1, **settings, **option)
+        start = time.perf_counter()
+        done, _ = tree.run(None, time.monotonic() + seconds)
+        rate = done / (time.perf_counter() - start)
+        base = base or rate
+        share = (f"{tree.links / (tree.links + tree.expansions):.1%}"
+                 if tree.transpositions else "")
+        print(f"{name:<22}{rate:>12,.0f}{rate / base:>8.2f}x{node_bytes:>12g}{share:>16}",
+              flush=True)
+
+
 def time_overrun_ms(threads, searches=20):
     """How far past a 100 ms limit searches end (median, max), in milliseconds."""
     player = cy.MCTSPlayer(time_limit=0.1, threads=threads, seed=1)
@@ -77,11 +105,16 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2", help="thread counts for the scaling table")
     ap.add_argument("--scaling-only", action="store_true",
                     help="only the root/tree-parallel scaling table")
+    ap.add_argument("--options-only", action="store_true",
+                    help="only the table of search options")
     args = ap.parse_args()
     s = args.seconds
     thread_counts = [int(t) for t in args.threads.split(",")]
     if args.scaling_only:
         scaling_table(thread_counts, s)
+        return
+    if args.options_only:
+        options_table(s)
         return
     ref = reference(s) or {}
     uct_ref = ref.get("uct_iters_per_s")
@@ -102,6 +135,8 @@ def main() -> None:
         med, worst = time_overrun_ms(threads)
         print(f"{f'100 ms limit overrun, {threads} thread(s)':<40}"
               f"{f'{med:.2f} ms median, {worst:.2f} max':>26}")
+    print("\nmidgame, evaluated leaves (the presets' settings), one thread, each option:")
+    options_table(s)
     print("\nmidgame, evaluated leaves (the presets' settings):")
     scaling_table(thread_counts, s)
 

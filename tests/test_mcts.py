@@ -100,13 +100,15 @@ def test_terminal_positions_are_scored_exactly_and_the_root_is_solved():
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_solver_proves_endgames_exactly(seed):
+@pytest.mark.parametrize("transpositions", [False, True])
+def test_solver_proves_endgames_exactly(seed, transpositions):
     import random
     rng = random.Random(seed)
-    board = random_endgame(rng, empties=6)
+    board = random_endgame(rng, empties=6 + 2 * transpositions)
     while not board.legal_moves_mask:          # a root with placements, not a forced pass
-        board = random_endgame(rng, empties=6)
-    result = MCTSPlayer(iterations=300_000, seed=seed).search(board)
+        board = random_endgame(rng, empties=6 + 2 * transpositions)
+    result = MCTSPlayer(iterations=300_000, seed=seed,
+                        transpositions=transpositions).search(board)
     assert result.stop_reason == "solved"
     verdict = {1: "win", 0: "draw", -1: "loss"}
     truth = {}
@@ -444,7 +446,7 @@ def test_symmetric_root_moves_report_equal_numbers(settings):
 def test_limits_and_stop_hold_with_every_option_on(parallel):
     import threading
     options = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7, early_stop=True,
-                   widening=1.0, progressive_bias=1.0, endgame_empties=0)
+                   widening=1.0, progressive_bias=1.0, endgame_empties=0, transpositions=True)
     # Seeded single-thread searches stay reproducible with the options on.
     runs = [MCTSPlayer(iterations=3000, seed=9, **options).search(MIDGAME) for _ in range(2)]
     assert [(m.move, m.visits) for m in runs[0].moves] == [(m.move, m.visits) for m in runs[1].moves]
@@ -460,3 +462,84 @@ def test_limits_and_stop_hold_with_every_option_on(parallel):
     result = player.search(Board.from_transcript("f5d6c3d3c4f4"))
     assert time.monotonic() - start < 2.0
     assert result.stop_reason in ("stopped", "decided") and result.best_move in range(64)
+
+
+def _dag_nodes(tree, board):
+    """Walk a tree (or DAG) from the root with each node's position, checking that every
+    expanded node's children are exactly its position's moves (a pass when it has none);
+    returns {node: position string} (a node reached twice must be the same position)."""
+    positions = {}
+    stack = [(0, board.copy())]
+    while stack:
+        idx, b = stack.pop()
+        text = b.board_string()
+        if idx in positions:
+            assert positions[idx] == text, "one node, two positions"
+            continue
+        positions[idx] = text
+        children = tree.child_stats(idx)
+        if children:
+            assert sorted(c[0] for c in children) == sorted(b.legal_moves), text
+        for c in children:
+            b.push(c[0])
+            stack.append((c[4], b.copy()))
+            b.pop()
+    return positions
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_transpositions_share_children_of_the_same_position(threads):
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4")
+    tree = SearchTree(board, seed=2, evaluator=default_weights(), leaf_eval=1.0,
+                      minimax_weight=0.7, transpositions=True, threads=threads,
+                      max_nodes=1_000_000)
+    assert tree.run(20_000) == (20_000, "iterations")
+    assert tree.transpositions and tree.links > 0 and tree.expansions > 0
+    assert tree.root_visits == sum(c[1] for c in tree.child_stats())
+    positions = _dag_nodes(tree, board)
+    # Some block of children has two parents, and they stand for the same position.
+    parents = {}
+    for idx in positions:
+        children = tree.child_stats(idx)
+        if children:
+            parents.setdefault(children[0][4], []).append(idx)
+    shared = [p for p in parents.values() if len(p) > 1]
+    assert shared
+    for group in shared:
+        assert len({positions[p] for p in group}) == 1
+    plain = SearchTree(board, seed=2, transpositions=False)
+    plain.run(2000)
+    assert plain.links == 0
+
+
+def test_transposition_searches_are_reproducible_and_survive_tree_reuse():
+    import random
+    runs = []
+    for _ in range(2):
+        player = MCTSPlayer(iterations=3000, seed=4, transpositions=True,
+                            eval_weights="default", leaf_eval=1.0, minimax_weight=0.7)
+        runs.append([(m.move, m.visits) for m in player.search(MIDGAME).moves])
+    assert runs[0] == runs[1]
+    # Tree reuse keeps a DAG: the kept part stays consistent and its table finds it again.
+    rng = random.Random(1)
+    board = Board()
+    tree = SearchTree(board, seed=1, transpositions=True, max_nodes=400_000)
+    while not board.is_game_over() and board.ply < 20:
+        tree.run(4000)
+        _dag_nodes(tree, board)
+        board.push(rng.choice(list(board.legal_moves)))
+        assert tree.advance(board)
+    links = tree.links
+    tree.run(4000)
+    _dag_nodes(tree, board)
+    assert tree.links > links
+
+
+def test_transpositions_count_in_the_memory_budget():
+    from cythello.search._mcts import TABLE_BYTES_PER_NODE
+    assert 0 < TABLE_BYTES_PER_NODE <= 4
+    plain = MCTSPlayer(max_memory_mb=100)
+    with_table = MCTSPlayer(max_memory_mb=100, transpositions=True)
+    assert with_table.max_nodes == int(100 * 2**20 / (NODE_BYTES + TABLE_BYTES_PER_NODE))
+    assert with_table.max_nodes < plain.max_nodes

@@ -18,6 +18,8 @@ cdef extern from "cy_platform.h" nogil:
     uint8_t cy_atomic_or8(uint8_t* p, uint8_t v)
     bint cy_atomic_cas32(uint32_t* p, uint32_t expected, uint32_t desired)
     uint8_t cy_atomic_load8(const uint8_t* p)
+    uint32_t cy_atomic_load32(const uint32_t* p)
+    void cy_atomic_store32(uint32_t* p, uint32_t v)
     void cy_atomic_add_double(double* p, double v)
 
 

@@ -83,6 +83,12 @@ CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t 
 CY_INLINE uint8_t cy_atomic_load8(const volatile uint8_t *p) {
     uint8_t v = *p; _ReadWriteBarrier(); return v;
 }
+CY_INLINE uint32_t cy_atomic_load32(const volatile uint32_t *p) {
+    uint32_t v = *p; _ReadWriteBarrier(); return v;
+}
+CY_INLINE void cy_atomic_store32(volatile uint32_t *p, uint32_t v) {
+    _InterlockedExchange((volatile long *)p, (long)v);
+}
 CY_INLINE void cy_atomic_add_double(volatile double *p, double v) {
     volatile __int64 *q = (volatile __int64 *)p;
     __int64 old = *q, seen;
@@ -112,6 +118,13 @@ CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t 
 }
 CY_INLINE uint8_t cy_atomic_load8(const volatile uint8_t *p) {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+CY_INLINE uint32_t cy_atomic_load32(const volatile uint32_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+/* A store with release order: what was written before it is seen by whoever loads it. */
+CY_INLINE void cy_atomic_store32(volatile uint32_t *p, uint32_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 CY_INLINE void cy_atomic_add_double(volatile double *p, double v) {
     volatile uint64_t *q = (volatile uint64_t *)p;

@@ -16,6 +16,7 @@ the node), never by depth parity, so passes need no special case.  Rewards are 1
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
 """
 from libc.math cimport expf, logf, powf, sqrtf
+from libc.stdlib cimport calloc, free
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
@@ -29,6 +30,10 @@ from cythello.core._platform cimport (
     cy_thread_join,
 )
 from cythello.search._rollout cimport playout
+from cythello.search._transpositions cimport (
+    NodeTable, TableEntry, TABLE_NODES_PER_ENTRY, table_init, table_free, table_clear,
+    table_probe, table_store,
+)
 from cythello.search._pool cimport (
     Node, NodePool, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
     pool_keep_subtree, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
@@ -70,6 +75,8 @@ STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopRe
                 StopReason.SOLVED, StopReason.DECIDED)
 PROOF_NAMES = (None, Proof.WIN, Proof.LOSS, Proof.DRAW)
 NODE_BYTES = sizeof(Node)
+# The transposition table's memory, per node of the pool it serves.
+TABLE_BYTES_PER_NODE = sizeof(TableEntry) / <double>TABLE_NODES_PER_ENTRY
 
 cdef float INV_SQRT[INV_SQRT_TABLE]
 for _n in range(1, INV_SQRT_TABLE):
@@ -119,6 +126,12 @@ cdef inline int16_t _clamp(int value) noexcept nogil:
 
 # -- the search state ---------------------------------------------------------------------------
 
+cdef struct Counts:
+    # What a thread's iterations did to the tree (each thread counts its own: no atomics).
+    uint64_t expansions       # blocks of children created
+    uint64_t links            # nodes given the children of their transposition instead
+
+
 cdef struct Search:
     NodePool pool
     Position root_pos
@@ -135,6 +148,9 @@ cdef struct Search:
     float leaf_eval           # lambda: weight of the evaluation in a leaf's value
     bint early_stop           # stop once the best root move is decided
     float widening            # progressive widening: consider 1 + w * n**0.4 children
+    bint transpositions       # positions reached by several move orders share children
+    NodeTable table
+    Counts counts             # of the single-thread runs and, summed, the shared ones
     float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
     int stop_flag
     bint shared               # several threads search the tree now: atomics, virtual loss
@@ -155,6 +171,7 @@ cdef struct RootTally:
     # on every path, and one atomic update per iteration there would serialise the threads.
     uint32_t visits
     double reward
+
 
 
 cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:
@@ -281,6 +298,22 @@ cdef uint32_t _expand(Search* s, Rng* rng, uint32_t idx, Position pos, uint64_t 
     return first
 
 
+cdef bint _link(Search* s, uint32_t idx, Position pos) noexcept nogil:
+    """Give node ``idx`` the children of the node the table holds for its position, if
+    any (same position, same player to move): the transposition then shares one set of
+    statistics below it.  Its proof, if any, carries over."""
+    cdef uint32_t other = table_probe(&s.table, pos.P, pos.O, s.shared)
+    cdef Node* nodes = s.pool.nodes
+    if other == 0 or (nodes[other].flags ^ nodes[idx].flags) & FLAG_WHITE_MOVED:
+        return False
+    # Stored only once expanded (and published): its block is complete.
+    nodes[idx].first_child = nodes[other].first_child
+    nodes[idx].num_children = nodes[other].num_children
+    nodes[idx].proven = nodes[other].proven
+    _set_flag(s, &nodes[idx], FLAG_EXPANDED)
+    return True
+
+
 cdef void _back_up_values(Search* s, uint32_t* path, int last) noexcept nogil:
     """Minimax the evaluation values from node path[last] up to the root: a node is worth
     minus its best child (for the player whose move led to it)."""
@@ -328,7 +361,7 @@ cdef void _propagate_proof(Search* s, uint32_t* path, int depth) noexcept nogil:
             return
 
 
-cdef int _iterate(Search* s, Rng* rng, RootTally* tally) noexcept nogil:
+cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Counts* counts) noexcept nogil:
     """One iteration.  Returns -1 when it wanted to expand but the pool was full.  With a
     ``tally`` (shared searches), the root's update goes there instead of to the root."""
     cdef uint32_t path[MAX_PATH]
@@ -364,19 +397,28 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally) noexcept nogil:
             if s.evaluate != NULL:
                 node.value = _clamp(mover_diff * EVAL_SCALE)
                 _back_up_values(s, path, depth - 2)
-            _propagate_proof(s, path, depth)
             break
         if expanded or (depth > 1 and node.visits < s.expand_after + <uint32_t>s.shared):
             break
         if s.shared and cy_atomic_or8(&node.flags, FLAG_EXPANDING) & FLAG_EXPANDING:
             break                                # another thread expands it: a leaf here
-        if _expand(s, rng, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
+        if s.transpositions and _link(s, idx, pos):
+            counts.links += 1
+        elif _expand(s, rng, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
             status = -1
             break
+        else:
+            counts.expansions += 1
+            if s.transpositions:
+                table_store(&s.table, pos.P, pos.O, idx, s.shared)
         if s.evaluate != NULL:
             _back_up_values(s, path, depth - 1)
         node = &s.pool.nodes[idx]          # the arena may have moved
         expanded = True
+    if node.proven != UNPROVEN:
+        # Proven here or before: on a DAG (or after a race between threads) a proof found
+        # through one parent reaches the others when they next lead here.
+        _propagate_proof(s, path, depth)
     # Value the leaf for the player whose move led to it: exactly when proven, else by a
     # playout, the evaluation, or a blend of the two.
     if node.proven == UNPROVEN:
@@ -466,7 +508,7 @@ cdef int _run(Search* s, Rng* rng, uint64_t max_iterations, double deadline,
         if reason != STOP_NONE:
             done[0] = n
             return reason
-        if _iterate(s, rng, NULL) != 0:               # it still counted: it was backed up
+        if _iterate(s, rng, NULL, &s.counts) != 0:    # it still counted: it was backed up
             done[0] = n + 1
             return STOP_NODES
         n += 1
@@ -481,6 +523,7 @@ cdef struct Worker:
     double deadline
     int threads
     uint64_t done             # iterations this thread ran
+    Counts counts
 
 
 cdef inline void _flush_root(Search* s, RootTally* tally) noexcept nogil:
@@ -523,7 +566,7 @@ cdef void _work(Worker* w) noexcept nogil:
             break
         w.done += 1
         granted -= 1
-        if _iterate(s, &w.rng, &tally) != 0:
+        if _iterate(s, &w.rng, &tally, &w.counts) != 0:
             reason = STOP_NODES
             break
         if tally.visits >= ROOT_FLUSH:
@@ -553,7 +596,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         # One thread expands the root first: while it does, every other thread's iteration
         # would end at the root as a leaf.
         first = 1
-        if _iterate(s, rng, NULL) != 0:
+        if _iterate(s, rng, NULL, &s.counts) != 0:
             done[0] = 1
             return STOP_NODES
         max_iterations -= 1
@@ -570,6 +613,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         workers[i].deadline = deadline
         workers[i].threads = n
         workers[i].done = 0
+        workers[i].counts.expansions = workers[i].counts.links = 0
     for i in range(1, n):
         if cy_thread_create(&pool[started], _work_entry, &workers[i]) == 0:
             started += 1
@@ -581,7 +625,37 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     done[0] = first
     for i in range(n):
         done[0] += workers[i].done
+        s.counts.expansions += workers[i].counts.expansions
+        s.counts.links += workers[i].counts.links
     return s.halt_reason
+
+
+cdef int _table_rebuild(Search* s) noexcept nogil:
+    """Record every expanded node of the tree in a cleared table (after tree reuse moved
+    the nodes).  0 on success, -1 without memory (the table is then left empty)."""
+    cdef uint64_t* seen = <uint64_t*>calloc((s.pool.size + 63) >> 6, sizeof(uint64_t))
+    table_clear(&s.table)
+    if seen == NULL:
+        return -1
+    _table_add(s, 0, s.root_pos, seen)
+    free(seen)
+    return 0
+
+
+cdef void _table_add(Search* s, uint32_t idx, Position pos, uint64_t* seen) noexcept nogil:
+    """Record node ``idx`` at ``pos`` and the expanded nodes below it, each node once
+    (``seen``: a DAG reaches a node by several paths).  Recursive: at most a game deep."""
+    cdef Node* n = &s.pool.nodes[idx]
+    cdef Position child
+    cdef uint32_t c
+    if seen[idx >> 6] >> (idx & 63) & 1 or not n.flags & FLAG_EXPANDED:
+        return
+    seen[idx >> 6] |= (<uint64_t>1) << (idx & 63)
+    table_store(&s.table, pos.P, pos.O, idx, False)
+    for c in range(n.first_child, n.first_child + n.num_children):
+        child = pos
+        play(&child, s.pool.nodes[c].move)
+        _table_add(s, c, child, seen)
 
 
 # -- the Python interface -----------------------------------------------------------------------
@@ -602,7 +676,7 @@ cdef class SearchTree:
                   str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
                   expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
                   eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0, early_stop=False,
-                  widening=0.0, threads=1):
+                  widening=0.0, threads=1, transpositions=False):
         # Every setting is checked by cythello.search.settings, as the players' are.
         if rollout not in ROLLOUT_POLICIES:
             raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
@@ -619,6 +693,7 @@ cdef class SearchTree:
         self.s.early_stop = bool(early_stop)
         self.s.widening = check_number("widening", widening, 0, 100)
         self.threads = check_int("threads", threads, 1, MAX_THREADS)
+        self.s.transpositions = bool(transpositions)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
         self.s.eval_weights = NULL
@@ -639,10 +714,14 @@ cdef class SearchTree:
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         if pool_init(&self.s.pool, <uint32_t>max_nodes) != 0:
             raise MemoryError("cannot allocate the node pool")
+        self.s.table.entries = NULL
+        if self.s.transpositions and table_init(&self.s.table, <uint32_t>max_nodes) != 0:
+            raise MemoryError("cannot allocate the transposition table")
         self._set_root(board)
 
     def __dealloc__(self):
         pool_free(&self.s.pool)
+        table_free(&self.s.table)
 
     cdef _set_root(self, Board board):
         own, opp = board.position()
@@ -657,6 +736,9 @@ cdef class SearchTree:
         root.num_children = root.proven = 0
         root.flags = 0 if board.turn else FLAG_WHITE_MOVED
         self.total_iterations = 0
+        self.s.counts.expansions = self.s.counts.links = 0
+        if self.s.transpositions:
+            table_clear(&self.s.table)
 
     def run(self, iterations=None, deadline=0.0):
         """Search until ``iterations`` more iterations (None: no limit) or the monotonic
@@ -701,6 +783,22 @@ cdef class SearchTree:
     def threads(self):
         """Threads sharing each run of this tree."""
         return self.threads
+
+    @property
+    def transpositions(self):
+        """Whether transposed positions share their children (the tree is a DAG)."""
+        return bool(self.s.transpositions)
+
+    @property
+    def expansions(self):
+        """Blocks of children created since the root was set."""
+        return self.s.counts.expansions
+
+    @property
+    def links(self):
+        """Nodes that found their position already expanded (through another move
+        order) and took its children, since the root was set; 0 without transpositions."""
+        return self.s.counts.links
 
     @property
     def nodes(self):
@@ -809,6 +907,8 @@ cdef class SearchTree:
         if found > 0 and pool_keep_subtree(&self.s.pool, found) == 0:
             self.s.root_pos.P = P
             self.s.root_pos.O = O
+            if self.s.transpositions and _table_rebuild(&self.s) != 0:
+                raise MemoryError("cannot rebuild the transposition table")
             return True
         self._set_root(board)
         return False

@@ -3,7 +3,8 @@
 
 Children of a node sit next to each other (``first_child`` .. ``first_child +
 num_children - 1``) and are referred to by index, never by pointer, so the arena can move
-when it grows.  Index 0 is always the root.
+when it grows.  Index 0 is always the root.  With transpositions one block of children
+may have several parents (the tree is then a DAG).
 """
 from libc.stdint cimport uint8_t, int16_t, uint32_t
 

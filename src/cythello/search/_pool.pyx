@@ -90,37 +90,51 @@ cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
     then unchanged).
 
     Compacted in place, so tree reuse never needs a second arena (a memory budget stays a
-    hard bound): a node's children are always allocated after the node itself, so one
-    forward pass marks the subtree, and moving each kept node down to its rank among the
-    kept ones never overwrites a node still to be moved.  Sibling blocks stay consecutive
-    and in order.  The extra memory is a bitmap and a rank per 64 nodes (3 bytes per 16
-    nodes)."""
+    hard bound): the new root's descendants are marked, then each moves down to 1 + its
+    rank among the marked nodes, in index order, which never overwrites a node still to be
+    moved (the old root, index 0, is no descendant).  Sibling blocks stay consecutive and
+    in order.  With transpositions a block of children may have several parents (the tree
+    is a DAG); it is kept once.  The extra memory is a bitmap and a rank per 64 nodes
+    (3 bytes per 16 nodes)."""
     cdef Node* nodes = pool.nodes
-    cdef uint32_t size = pool.size, words = (size + 63) >> 6, i, j, w, kept = 0, c
+    cdef uint32_t size = pool.size, words = (size + 63) >> 6, i, j, w, kept = 0
     cdef uint64_t* mark = <uint64_t*>calloc(words, sizeof(uint64_t))
     cdef uint32_t* rank = <uint32_t*>malloc(words * sizeof(uint32_t))
+    cdef Node root
     if mark == NULL or rank == NULL:
         free(mark)
         free(rank)
         return -1
-    mark[new_root >> 6] |= (<uint64_t>1) << (new_root & 63)
-    for i in range(new_root, size):
-        if mark[i >> 6] >> (i & 63) & 1 and nodes[i].flags & FLAG_EXPANDED:
-            for c in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
-                mark[c >> 6] |= (<uint64_t>1) << (c & 63)
+    _mark_below(nodes, mark, new_root)
     for w in range(words):
         rank[w] = kept
         kept += cy_popcount(mark[w])
-    for i in range(new_root, size):
+    root = nodes[new_root]
+    for i in range(1, size):
         if mark[i >> 6] >> (i & 63) & 1:
-            j = _rank(mark, rank, i)
+            j = 1 + _rank(mark, rank, i)
             nodes[j] = nodes[i]
             if nodes[j].flags & FLAG_EXPANDED:
-                nodes[j].first_child = _rank(mark, rank, nodes[j].first_child)
-    pool.size = kept
+                nodes[j].first_child = 1 + _rank(mark, rank, nodes[j].first_child)
+    nodes[0] = root
+    if root.flags & FLAG_EXPANDED:
+        nodes[0].first_child = 1 + _rank(mark, rank, root.first_child)
+    pool.size = 1 + kept
     free(mark)
     free(rank)
     return 0
+
+
+cdef void _mark_below(Node* nodes, uint64_t* mark, uint32_t idx) noexcept nogil:
+    """Mark the descendants of node ``idx``, each block of children once.  Recursive: the
+    depth is at most the game's length."""
+    cdef uint32_t first = nodes[idx].first_child, c
+    if not nodes[idx].flags & FLAG_EXPANDED or mark[first >> 6] >> (first & 63) & 1:
+        return
+    for c in range(first, first + nodes[idx].num_children):
+        mark[c >> 6] |= (<uint64_t>1) << (c & 63)
+    for c in range(first, first + nodes[idx].num_children):
+        _mark_below(nodes, mark, c)
 
 
 cdef inline uint32_t _rank(const uint64_t* mark, const uint32_t* rank, uint32_t i) noexcept nogil:

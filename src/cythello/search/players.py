@@ -20,7 +20,7 @@ from ..eval._patterns import PatternWeights
 from ..eval.weights import default_weights, load_weights
 from ..squares import PASS, square_name
 from ._endgame import Solver
-from ._mcts import NODE_BYTES, SearchTree
+from ._mcts import NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
 from ._rollout import ROLLOUT_POLICIES, random_seed
 from .clock import Clock
 from .states import Proof, StopReason
@@ -247,7 +247,9 @@ class MCTSPlayer:
     ``early_stop`` ends a search once its most visited move can no longer be overtaken
     within the budget left (the time saved stays on a game clock).  ``widening`` > 0 turns on
     progressive widening: a node considers only its ``1 + widening * n**0.4`` best-ordered
-    children after ``n`` visits.
+    children after ``n`` visits.  With ``transpositions`` a position reached by several
+    move orders is searched once: its nodes share one set of children (the tree becomes a
+    DAG), found through a table of positions (3 more bytes per node).
     """
 
     def __init__(
@@ -273,6 +275,7 @@ class MCTSPlayer:
         early_stop: bool = False,
         widening: float = 0.0,
         parallel: str = "root",
+        transpositions: bool = False,
     ) -> None:
         # The settings as given, for pickling (a copy in another process gets fresh trees).
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -294,11 +297,13 @@ class MCTSPlayer:
             raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         self.seed = seed
         self.reuse_tree = bool(reuse_tree)
+        self.transpositions = bool(transpositions)
         if max_memory_mb is not None:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
             budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
                                    range_text="more than 0 and at most 1 TB")
-            max_nodes = int(budget * 2**20 / NODE_BYTES / self._tree_count)
+            node_bytes = NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
+            max_nodes = int(budget * 2**20 / node_bytes / self._tree_count)
             max_nodes = min(max(max_nodes, 16), MAX_NODES)
         self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
         self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
@@ -393,7 +398,8 @@ class MCTSPlayer:
                        evaluator=self.eval_weights, eval_scale=self.eval_scale,
                        minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
                        early_stop=self.early_stop, widening=self.widening,
-                       threads=self.threads if shared else 1)
+                       threads=self.threads if shared else 1,
+                       transpositions=self.transpositions)
             for i in range(self._tree_count)
         ]
         return 0
