@@ -17,6 +17,7 @@ the node), never by depth parity, so passes need no special case.  Rewards are 1
 """
 from libc.math cimport expf, logf, powf, sqrtf
 from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from cythello.core._rules cimport (
@@ -53,12 +54,14 @@ cdef enum:
     MAX_PATH = 160           # 60 placements + passes, with room to spare
     CLOCK_EVERY = 128        # iterations between clock reads (~0.5 ms at full speed)
     BUDGET_CHUNK = 16        # iterations a shared-search thread takes from the budget at once
+    ALLOC_CHUNK = 1024       # nodes a shared-search thread takes from the arena at once
     ROOT_FLUSH = 32          # iterations between a shared-search thread's root updates
     INV_SQRT_TABLE = 4096
     VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
     WIN_TABLE = (2 * VALUE_LIMIT >> WIN_SHIFT) + 1
     MAX_THREADS = 256
+    ROOT_SLOTS = 64          # root children whose updates a thread batches (Othello has < 40)
 
 # Why a search stopped.
 cdef enum:
@@ -126,10 +129,14 @@ cdef inline int16_t _clamp(int value) noexcept nogil:
 
 # -- the search state ---------------------------------------------------------------------------
 
-cdef struct Counts:
-    # What a thread's iterations did to the tree (each thread counts its own: no atomics).
+cdef struct Local:
+    # A thread's own part of a search: what its iterations did to the tree (counted
+    # without atomics) and, in a shared search, the block of the arena it allocates from
+    # (one atomic step per ALLOC_CHUNK nodes instead of one per expansion).
     uint64_t expansions       # blocks of children created
     uint64_t links            # nodes given the children of their transposition instead
+    uint32_t chunk_next       # the thread's free nodes: chunk_next .. chunk_end - 1
+    uint32_t chunk_end
 
 
 cdef struct Search:
@@ -150,7 +157,7 @@ cdef struct Search:
     float widening            # progressive widening: consider 1 + w * n**0.4 children
     bint transpositions       # positions reached by several move orders share children
     NodeTable table
-    Counts counts             # of the single-thread runs and, summed, the shared ones
+    Local local               # of the single-thread runs; the shared ones add theirs
     float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
     int stop_flag
     bint shared               # several threads search the tree now: atomics, virtual loss
@@ -167,10 +174,14 @@ cdef struct Search:
 
 
 cdef struct RootTally:
-    # A thread's root statistics not yet added to the root: in a shared search the root is
-    # on every path, and one atomic update per iteration there would serialise the threads.
+    # A thread's updates of the root and of its children not yet added to the tree: in a
+    # shared search every path goes through them, and atomic updates there on every
+    # iteration would serialise the threads.  The thread's own selection at the root counts
+    # its pending visits (its own virtual loss); the others see them at the next flush.
     uint32_t visits
     double reward
+    uint32_t child_visits[ROOT_SLOTS]
+    double child_reward[ROOT_SLOTS]
 
 
 
@@ -197,20 +208,25 @@ cdef inline void _set_flag(Search* s, Node* n, uint8_t flag) noexcept nogil:
         n.flags |= flag
 
 
-cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogil:
+cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
+                      RootTally* pending) noexcept nogil:
     """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
     children first, in the order set at expansion; children proven lost for the chooser
     never.  With an evaluation, a child's mean reward is blended with the win probability
     of its minimax value, and the bias term uses that probability as the prior.  In a
-    shared search, the virtual losses of other threads count as visits lost."""
+    shared search, the virtual losses of other threads count as visits lost, and at the
+    root (``pending``) this thread's updates not yet flushed count too."""
     cdef Node* nodes = s.pool.nodes
     cdef uint32_t first = nodes[parent].first_child, i, best = first, n
     cdef uint32_t visits = nodes[parent].visits
+    cdef double reward
     cdef float explore = s.exploration * sqrtf(logf(<float>(visits if visits > 1 else 1)))
     cdef float score, best_score = -1e30, q, p
     cdef bint evaluated = s.evaluate != NULL
     cdef uint32_t width = nodes[parent].num_children
     cdef Node* c
+    if pending != NULL:
+        visits += pending.visits
     if s.widening != 0:
         # Progressive widening: only the best-ordered children, more as visits grow.
         width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
@@ -219,9 +235,13 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogi
         if c.proven == PROVEN_LOSS:
             continue
         n = c.visits
+        reward = c.reward
+        if pending != NULL and i - first < ROOT_SLOTS:
+            n += pending.child_visits[i - first]
+            reward += pending.child_reward[i - first]
         if n == 0:
             return i
-        q = <float>(c.reward / n)
+        q = <float>(reward / n)
         if evaluated:
             p = _win(s, c.value)
             q += s.minimax_weight * (p - q)
@@ -243,8 +263,26 @@ cdef inline bint _before(Search* s, Node* a, Node* b, uint64_t danger) noexcept 
     return prior(a.move, danger) > prior(b.move, danger)
 
 
-cdef uint32_t _expand(Search* s, Rng* rng, uint32_t idx, Position pos, uint64_t moves,
-                      uint64_t danger) noexcept nogil:
+cdef uint32_t _alloc(Search* s, Local* local, uint32_t k) noexcept nogil:
+    """``k`` fresh zeroed nodes (index 0: the pool is full).  A shared search's thread
+    takes them from its own chunk of the arena, a new chunk when that one is spent (its
+    rest stays unused), and near the cap the exact count."""
+    cdef uint32_t first
+    if not s.shared:
+        return pool_alloc(&s.pool, k)
+    if local.chunk_next + k > local.chunk_end:
+        first = pool_alloc_shared(&s.pool, &s.shared_size, ALLOC_CHUNK)
+        if first == 0:
+            return pool_alloc_shared(&s.pool, &s.shared_size, k)
+        local.chunk_next = first
+        local.chunk_end = first + ALLOC_CHUNK
+    first = local.chunk_next
+    local.chunk_next += k
+    return first
+
+
+cdef uint32_t _expand(Search* s, Rng* rng, Local* local, uint32_t idx, Position pos,
+                      uint64_t moves, uint64_t danger) noexcept nogil:
     """Allocate the children of ``idx`` (its placements, or one pass) in random order, then,
     with an evaluation, each valued and sorted best first (else, under progressive bias,
     sorted by the square prior), and publish them.  0 when the pool is full."""
@@ -254,7 +292,7 @@ cdef uint32_t _expand(Search* s, Rng* rng, uint32_t idx, Position pos, uint64_t 
     cdef Node t
     cdef uint8_t mover_flag
     cdef Position child
-    first = pool_alloc_shared(&s.pool, &s.shared_size, k) if s.shared else pool_alloc(&s.pool, k)
+    first = _alloc(s, local, k)
     if first == 0:
         return 0
     nodes = s.pool.nodes
@@ -361,7 +399,7 @@ cdef void _propagate_proof(Search* s, uint32_t* path, int depth) noexcept nogil:
             return
 
 
-cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Counts* counts) noexcept nogil:
+cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept nogil:
     """One iteration.  Returns -1 when it wanted to expand but the pool was full.  With a
     ``tally`` (shared searches), the root's update goes there instead of to the root."""
     cdef uint32_t path[MAX_PATH]
@@ -374,16 +412,23 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Counts* counts) noexcep
     cdef Node* nodes
     cdef double mover_reward, black_reward, r
     cdef uint8_t flags
+    cdef int slot = -1           # the root child's place in ``tally``, if it is batched
+    cdef uint32_t visits, path_first = s.pool.nodes[0].first_child
     path[0] = 0
     while node.proven == UNPROVEN:
         flags = _flags(s, node)
         if flags & FLAG_EXPANDED:
-            idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0)
+            idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0,
+                          tally if depth == 1 else NULL)
             node = &s.pool.nodes[idx]
             if s.shared:
                 # The virtual loss: the visit is counted now and its reward at the backup,
                 # so until then the other threads see this child as a lost visit.
-                cy_atomic_add32(&node.visits, 1)
+                if depth == 1 and tally != NULL and idx - path_first < ROOT_SLOTS:
+                    slot = idx - path_first         # a root child: batched in the tally
+                    tally.child_visits[slot] += 1
+                else:
+                    cy_atomic_add32(&node.visits, 1)
             play(&pos, node.move)
             path[depth] = idx
             depth += 1
@@ -398,17 +443,18 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Counts* counts) noexcep
                 node.value = _clamp(mover_diff * EVAL_SCALE)
                 _back_up_values(s, path, depth - 2)
             break
-        if expanded or (depth > 1 and node.visits < s.expand_after + <uint32_t>s.shared):
+        visits = node.visits + (tally.child_visits[slot] if depth == 2 and slot >= 0 else 0)
+        if expanded or (depth > 1 and visits < s.expand_after + <uint32_t>s.shared):
             break
         if s.shared and cy_atomic_or8(&node.flags, FLAG_EXPANDING) & FLAG_EXPANDING:
             break                                # another thread expands it: a leaf here
         if s.transpositions and _link(s, idx, pos):
-            counts.links += 1
-        elif _expand(s, rng, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
+            local.links += 1
+        elif _expand(s, rng, local, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
             status = -1
             break
         else:
-            counts.expansions += 1
+            local.expansions += 1
             if s.transpositions:
                 table_store(&s.table, pos.P, pos.O, idx, s.shared)
         if s.evaluate != NULL:
@@ -441,6 +487,8 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Counts* counts) noexcep
         if k == 0 and tally != NULL:
             tally.visits += 1
             tally.reward += r
+        elif k == 1 and slot >= 0:
+            tally.child_reward[slot] += r
         elif s.shared:
             cy_atomic_add_double(&node.reward, r)    # its visit was counted on the way down
         else:
@@ -508,7 +556,7 @@ cdef int _run(Search* s, Rng* rng, uint64_t max_iterations, double deadline,
         if reason != STOP_NONE:
             done[0] = n
             return reason
-        if _iterate(s, rng, NULL, &s.counts) != 0:    # it still counted: it was backed up
+        if _iterate(s, rng, NULL, &s.local) != 0:    # it still counted: it was backed up
             done[0] = n + 1
             return STOP_NODES
         n += 1
@@ -523,16 +571,23 @@ cdef struct Worker:
     double deadline
     int threads
     uint64_t done             # iterations this thread ran
-    Counts counts
+    Local local
 
 
 cdef inline void _flush_root(Search* s, RootTally* tally) noexcept nogil:
     cdef Node* root = &s.pool.nodes[0]
+    cdef uint32_t i, first = root.first_child
     if tally.visits:
         cy_atomic_add_double(&root.reward, tally.reward)
         cy_atomic_add32(&root.visits, tally.visits)
         tally.visits = 0
         tally.reward = 0
+        for i in range(min(<uint32_t>root.num_children, <uint32_t>ROOT_SLOTS)):
+            if tally.child_visits[i]:
+                cy_atomic_add_double(&s.pool.nodes[first + i].reward, tally.child_reward[i])
+                cy_atomic_add32(&s.pool.nodes[first + i].visits, tally.child_visits[i])
+                tally.child_visits[i] = 0
+                tally.child_reward[i] = 0
 
 
 cdef void _work(Worker* w) noexcept nogil:
@@ -545,8 +600,7 @@ cdef void _work(Worker* w) noexcept nogil:
     cdef uint64_t total
     cdef int64_t left, granted = 0
     cdef RootTally tally
-    tally.visits = 0
-    tally.reward = 0
+    memset(&tally, 0, sizeof(RootTally))
     while not cy_load_flag(&s.halt):
         if granted == 0:
             left = cy_atomic_add64(&s.budget, -BUDGET_CHUNK)
@@ -566,7 +620,7 @@ cdef void _work(Worker* w) noexcept nogil:
             break
         w.done += 1
         granted -= 1
-        if _iterate(s, &w.rng, &tally, &w.counts) != 0:
+        if _iterate(s, &w.rng, &tally, &w.local) != 0:
             reason = STOP_NODES
             break
         if tally.visits >= ROOT_FLUSH:
@@ -596,7 +650,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         # One thread expands the root first: while it does, every other thread's iteration
         # would end at the root as a leaf.
         first = 1
-        if _iterate(s, rng, NULL, &s.counts) != 0:
+        if _iterate(s, rng, NULL, &s.local) != 0:
             done[0] = 1
             return STOP_NODES
         max_iterations -= 1
@@ -613,7 +667,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         workers[i].deadline = deadline
         workers[i].threads = n
         workers[i].done = 0
-        workers[i].counts.expansions = workers[i].counts.links = 0
+        memset(&workers[i].local, 0, sizeof(Local))
     for i in range(1, n):
         if cy_thread_create(&pool[started], _work_entry, &workers[i]) == 0:
             started += 1
@@ -625,8 +679,8 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     done[0] = first
     for i in range(n):
         done[0] += workers[i].done
-        s.counts.expansions += workers[i].counts.expansions
-        s.counts.links += workers[i].counts.links
+        s.local.expansions += workers[i].local.expansions
+        s.local.links += workers[i].local.links
     return s.halt_reason
 
 
@@ -736,7 +790,7 @@ cdef class SearchTree:
         root.num_children = root.proven = 0
         root.flags = 0 if board.turn else FLAG_WHITE_MOVED
         self.total_iterations = 0
-        self.s.counts.expansions = self.s.counts.links = 0
+        memset(&self.s.local, 0, sizeof(Local))
         if self.s.transpositions:
             table_clear(&self.s.table)
 
@@ -792,13 +846,13 @@ cdef class SearchTree:
     @property
     def expansions(self):
         """Blocks of children created since the root was set."""
-        return self.s.counts.expansions
+        return self.s.local.expansions
 
     @property
     def links(self):
         """Nodes that found their position already expanded (through another move
         order) and took its children, since the root was set; 0 without transpositions."""
-        return self.s.counts.links
+        return self.s.local.links
 
     @property
     def nodes(self):
