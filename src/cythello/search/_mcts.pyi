@@ -10,6 +10,7 @@ STOP_REASONS: Tuple[StopReason, ...]
 PROOF_NAMES: Tuple[Optional[Proof], ...]
 NODE_BYTES: int
 TABLE_BYTES_PER_NODE: float
+AMAF_BYTES_PER_NODE: int
 ROLLOUT_POLICIES: dict[str, int]
 
 @disjoint_base
@@ -21,11 +22,14 @@ class SearchTree:
                  evaluator: Optional[PatternWeights] = None, eval_scale: float = 8.0,
                  minimax_weight: float = 0.0, leaf_eval: float = 0.0,
                  early_stop: bool = False, widening: float = 0.0,
-                 threads: int = 1, transpositions: bool = False) -> SearchTree: ...
+                 threads: int = 1, transpositions: bool = False,
+                 rave: float = 0.0) -> SearchTree: ...
     @property
     def threads(self) -> int: ...
     @property
     def transpositions(self) -> bool: ...
+    @property
+    def rave(self) -> float: ...
     @property
     def expansions(self) -> int: ...
     @property

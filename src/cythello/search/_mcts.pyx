@@ -36,7 +36,7 @@ from cythello.search._transpositions cimport (
     table_probe, table_store,
 )
 from cythello.search._pool cimport (
-    Node, NodePool, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
+    Node, NodePool, Amaf, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
     pool_keep_subtree, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
@@ -78,6 +78,8 @@ STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopRe
                 StopReason.SOLVED, StopReason.DECIDED)
 PROOF_NAMES = (None, Proof.WIN, Proof.LOSS, Proof.DRAW)
 NODE_BYTES = sizeof(Node)
+# RAVE's statistics, per node (kept beside the nodes only when RAVE is on).
+AMAF_BYTES_PER_NODE = sizeof(Amaf)
 # The transposition table's memory, per node of the pool it serves.
 TABLE_BYTES_PER_NODE = sizeof(TableEntry) / <double>TABLE_NODES_PER_ENTRY
 
@@ -156,6 +158,8 @@ cdef struct Search:
     bint early_stop           # stop once the best root move is decided
     float widening            # progressive widening: consider 1 + w * n**0.4 children
     bint transpositions       # positions reached by several move orders share children
+    float rave                # RAVE's equivalence parameter k (0: off): a child's mean is
+                              # blended with its AMAF mean by beta = sqrt(k / (3 n + k))
     NodeTable table
     Local local               # of the single-thread runs; the shared ones add theirs
     float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
@@ -225,6 +229,7 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
     cdef bint evaluated = s.evaluate != NULL
     cdef uint32_t width = nodes[parent].num_children
     cdef Node* c
+    cdef Amaf* amaf
     if pending != NULL:
         visits += pending.visits
     if s.widening != 0:
@@ -242,6 +247,10 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
         if n == 0:
             return i
         q = <float>(reward / n)
+        if s.rave != 0:
+            amaf = &s.pool.amaf[i]
+            if amaf.visits:
+                q += sqrtf(s.rave / (3.0 * n + s.rave)) * (<float>(amaf.reward / amaf.visits) - q)
         if evaluated:
             p = _win(s, c.value)
             q += s.minimax_weight * (p - q)
@@ -399,6 +408,41 @@ cdef void _propagate_proof(Search* s, uint32_t* path, int depth) noexcept nogil:
             return
 
 
+cdef void _update_amaf(Search* s, uint32_t* path, int depth, uint64_t black_played,
+                       uint64_t white_played, double black_reward) noexcept nogil:
+    """RAVE's all-moves-as-first update, from the leaf up: at each node of the path, every
+    child whose square its player took anywhere below (in the tree or the playout,
+    ``*_played`` for the part below the leaf) shares the simulation's result for him."""
+    cdef Node* nodes = s.pool.nodes
+    cdef Amaf* amaf = s.pool.amaf
+    cdef Node* parent
+    cdef Node* chosen
+    cdef uint32_t i
+    cdef uint64_t mask
+    cdef int k
+    cdef bint white
+    cdef double r
+    for k in range(depth - 2, -1, -1):
+        parent = &nodes[path[k]]
+        chosen = &nodes[path[k + 1]]
+        white = chosen.flags & FLAG_WHITE_MOVED       # the player choosing at ``parent``
+        if chosen.move != PASS_MOVE:
+            if white:
+                white_played |= (<uint64_t>1) << chosen.move
+            else:
+                black_played |= (<uint64_t>1) << chosen.move
+        mask = white_played if white else black_played
+        r = 1.0 - black_reward if white else black_reward
+        for i in range(parent.first_child, parent.first_child + parent.num_children):
+            if nodes[i].move != PASS_MOVE and mask >> nodes[i].move & 1:
+                if s.shared:
+                    cy_atomic_add_double(&amaf[i].reward, r)
+                    cy_atomic_add32(&amaf[i].visits, 1)
+                else:
+                    amaf[i].reward += r
+                    amaf[i].visits += 1
+
+
 cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept nogil:
     """One iteration.  Returns -1 when it wanted to expand but the pool was full.  With a
     ``tally`` (shared searches), the root's update goes there instead of to the root."""
@@ -414,6 +458,8 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept 
     cdef uint8_t flags
     cdef int slot = -1           # the root child's place in ``tally``, if it is batched
     cdef uint32_t visits, path_first = s.pool.nodes[0].first_child
+    cdef uint64_t placed[2]       # squares played in the playout: by the side to move, other
+    placed[0] = placed[1] = 0
     path[0] = 0
     while node.proven == UNPROVEN:
         flags = _flags(s, node)
@@ -471,7 +517,8 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept 
         if s.leaf_eval >= 1.0:
             mover_reward = _win(s, node.value)
         else:
-            mover_reward = _reward(s, -playout(pos.P, pos.O, s.policy, rng))
+            mover_reward = _reward(s, -playout(pos.P, pos.O, s.policy, rng,
+                                               placed if s.rave != 0 else NULL))
             if s.leaf_eval > 0.0:
                 mover_reward += s.leaf_eval * (_win(s, node.value) - mover_reward)
     elif _flags(s, node) & FLAG_TERMINAL:
@@ -480,6 +527,12 @@ cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept 
         mover_reward = (1.0 if node.proven == PROVEN_WIN else
                         0.0 if node.proven == PROVEN_LOSS else 0.5)
     black_reward = 1.0 - mover_reward if node.flags & FLAG_WHITE_MOVED else mover_reward
+    if s.rave != 0:
+        # The side to move at the leaf is the one that did not move into it.
+        if node.flags & FLAG_WHITE_MOVED:
+            _update_amaf(s, path, depth, placed[0], placed[1], black_reward)
+        else:
+            _update_amaf(s, path, depth, placed[1], placed[0], black_reward)
     nodes = s.pool.nodes
     for k in range(depth):
         node = &nodes[path[k]]
@@ -730,7 +783,7 @@ cdef class SearchTree:
                   str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
                   expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
                   eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0, early_stop=False,
-                  widening=0.0, threads=1, transpositions=False):
+                  widening=0.0, threads=1, transpositions=False, rave=0.0):
         # Every setting is checked by cythello.search.settings, as the players' are.
         if rollout not in ROLLOUT_POLICIES:
             raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
@@ -748,6 +801,7 @@ cdef class SearchTree:
         self.s.widening = check_number("widening", widening, 0, 100)
         self.threads = check_int("threads", threads, 1, MAX_THREADS)
         self.s.transpositions = bool(transpositions)
+        self.s.rave = check_number("rave", rave, 0, 1e9)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
         self.s.eval_weights = NULL
@@ -766,7 +820,7 @@ cdef class SearchTree:
             self.s.win_prob[i] = 1.0 / (1.0 + expf(-((i << WIN_SHIFT) - VALUE_LIMIT)
                                                    / (EVAL_SCALE * scale)))
         rng_seed(&self.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
-        if pool_init(&self.s.pool, <uint32_t>max_nodes) != 0:
+        if pool_init(&self.s.pool, <uint32_t>max_nodes, self.s.rave != 0) != 0:
             raise MemoryError("cannot allocate the node pool")
         self.s.table.entries = NULL
         if self.s.transpositions and table_init(&self.s.table, <uint32_t>max_nodes) != 0:
@@ -842,6 +896,11 @@ cdef class SearchTree:
     def transpositions(self):
         """Whether transposed positions share their children (the tree is a DAG)."""
         return bool(self.s.transpositions)
+
+    @property
+    def rave(self):
+        """RAVE's equivalence parameter (0: off)."""
+        return self.s.rave
 
     @property
     def expansions(self):

@@ -3,7 +3,9 @@
 # loaded only on CPUs that have AVX2, BMI1/2 and POPCNT).
 #
 # ``_playout_loop`` plays a game to its end and returns the final disc difference (empties
-# to the winner) for the side to move at the start.  The heuristic policy is the classic
+# to the winner) for the side to move at the start; with ``placed`` (else NULL) it also
+# gives the squares each side played: [0] the side to move at the start, [1] the other
+# (what RAVE's all-moves-as-first statistics need).  The heuristic policy is the classic
 # Othello rollout prior: a weighted random choice in which corners are strongly preferred,
 # edges mildly, moves that open few new frontier squares ("quiet" moves, which keep the
 # opponent's mobility down) are preferred, and the X- and C-squares next to an empty
@@ -94,8 +96,9 @@ cdef int pick_move(uint64_t P, uint64_t O, uint64_t moves, int policy, Rng* rng)
     return squares[k]
 
 
-cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil:
-    cdef int sign = 1
+cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng,
+                       uint64_t* placed) noexcept nogil:
+    cdef int sign = 1, sq
     cdef uint64_t moves = legal_moves(P, O), t
     cdef Position after
     while True:
@@ -108,7 +111,10 @@ cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept no
             O = t
             sign = -sign
             continue
-        after = next_position(P, O, pick_move(P, O, moves, policy, rng))
+        sq = pick_move(P, O, moves, policy, rng)
+        if placed != NULL:
+            placed[sign < 0] |= (<uint64_t>1) << sq
+        after = next_position(P, O, sq)
         P = after.P
         O = after.O
         sign = -sign
@@ -118,4 +124,5 @@ cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept no
 
 # The playout crosses from the v3 build to the portable one in a capsule whose name carries
 # the signature, so a mismatched pair of builds fails to load instead of crashing.
-cdef const char* PLAYOUT_CAPSULE = b"cythello.search._playout_impl.playout: int (uint64_t, uint64_t, int, Rng*)"
+cdef const char* PLAYOUT_CAPSULE = (
+    b"cythello.search._playout_impl.playout: int (uint64_t, uint64_t, int, Rng*, uint64_t*)")

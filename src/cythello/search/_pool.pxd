@@ -32,13 +32,21 @@ cdef struct Node:
     uint8_t proven
     uint8_t flags
 
+cdef struct Amaf:
+    # A node's all-moves-as-first statistics (RAVE): the simulations through its parent in
+    # which its move was played later by the same player, and their summed rewards for him
+    # (a double, as the node's own: a float stops adding halves past 2**24).
+    double reward
+    uint32_t visits
+
 cdef struct NodePool:
     Node* nodes
+    Amaf* amaf             # beside ``nodes``, index for index; NULL unless RAVE is on
     uint32_t size          # nodes in use
     uint32_t capacity      # nodes allocated
     uint32_t max_nodes     # the cap: the pool never grows past it
 
-cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil
+cdef int pool_init(NodePool* pool, uint32_t max_nodes, bint amaf) noexcept nogil
 cdef void pool_free(NodePool* pool) noexcept nogil
 cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil
 cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noexcept nogil

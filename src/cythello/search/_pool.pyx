@@ -10,14 +10,17 @@ from cythello.core._platform cimport cy_atomic_cas32, cy_popcount
 cdef uint32_t INITIAL_CAPACITY = 1 << 14
 
 
-cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil:
-    """Allocate the first block and a zeroed root at index 0.  0 on success, -1 without memory."""
+cdef int pool_init(NodePool* pool, uint32_t max_nodes, bint amaf) noexcept nogil:
+    """Allocate the first block and a zeroed root at index 0, with AMAF statistics beside
+    the nodes if ``amaf``.  0 on success, -1 without memory."""
     cdef uint32_t cap = INITIAL_CAPACITY if INITIAL_CAPACITY < max_nodes else max_nodes
     if cap < 1:
         cap = 1
     pool.nodes = <Node*>malloc(cap * sizeof(Node))
-    if pool.nodes == NULL:
-        pool.size = pool.capacity = pool.max_nodes = 0
+    pool.amaf = <Amaf*>calloc(cap, sizeof(Amaf)) if amaf else NULL
+    if pool.nodes == NULL or amaf and pool.amaf == NULL:
+        pool_free(pool)
+        pool.max_nodes = 0
         return -1
     pool.capacity = cap
     pool.max_nodes = max_nodes
@@ -28,7 +31,9 @@ cdef int pool_init(NodePool* pool, uint32_t max_nodes) noexcept nogil:
 
 cdef void pool_free(NodePool* pool) noexcept nogil:
     free(pool.nodes)
+    free(pool.amaf)
     pool.nodes = NULL
+    pool.amaf = NULL
     pool.size = pool.capacity = 0
 
 
@@ -43,30 +48,44 @@ cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil:
         cap = pool.capacity
         while cap < first + n:
             cap = cap * 2 if cap <= pool.max_nodes // 2 else pool.max_nodes
-        grown = <Node*>realloc(pool.nodes, <size_t>cap * sizeof(Node))
-        if grown == NULL:
+        if _grow(pool, cap) != 0:
             pool.max_nodes = pool.capacity      # out of memory: behave as if capped here
             return 0
-        pool.nodes = grown
-        pool.capacity = cap
-    memset(&pool.nodes[first], 0, n * sizeof(Node))
+    _zero(pool, first, n)
     pool.size = first + n
     return first
+
+
+cdef int _grow(NodePool* pool, uint32_t cap) noexcept nogil:
+    """Reallocate the arena (and the AMAF statistics) for ``cap`` nodes.  0 on success, -1
+    without memory (what was moved stays valid)."""
+    cdef Node* grown = <Node*>realloc(pool.nodes, <size_t>cap * sizeof(Node))
+    cdef Amaf* amaf
+    if grown == NULL:
+        return -1
+    pool.nodes = grown
+    if pool.amaf != NULL:
+        amaf = <Amaf*>realloc(pool.amaf, <size_t>cap * sizeof(Amaf))
+        if amaf == NULL:
+            return -1                           # (the larger node block is harmless)
+        pool.amaf = amaf
+    pool.capacity = cap
+    return 0
+
+
+cdef inline void _zero(NodePool* pool, uint32_t first, uint32_t n) noexcept nogil:
+    memset(&pool.nodes[first], 0, n * sizeof(Node))
+    if pool.amaf != NULL:
+        memset(&pool.amaf[first], 0, n * sizeof(Amaf))
 
 
 cdef int pool_reserve(NodePool* pool) noexcept nogil:
     """Grow the arena to its cap at once, so that it never moves while several threads
     search it (untouched pages cost no memory on most systems).  0 on success, -1
     without memory (the pool is then unchanged)."""
-    cdef Node* grown
     if pool.capacity >= pool.max_nodes:
         return 0
-    grown = <Node*>realloc(pool.nodes, <size_t>pool.max_nodes * sizeof(Node))
-    if grown == NULL:
-        return -1
-    pool.nodes = grown
-    pool.capacity = pool.max_nodes
-    return 0
+    return _grow(pool, pool.max_nodes)
 
 
 cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noexcept nogil:
@@ -80,7 +99,7 @@ cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noex
         if n == 0 or <unsigned long long>first + n > pool.capacity:
             return 0
         if cy_atomic_cas32(size, first, first + n):
-            memset(&pool.nodes[first], 0, n * sizeof(Node))
+            _zero(pool, first, n)
             return first
 
 
@@ -114,9 +133,13 @@ cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
         if mark[i >> 6] >> (i & 63) & 1:
             j = 1 + _rank(mark, rank, i)
             nodes[j] = nodes[i]
+            if pool.amaf != NULL:
+                pool.amaf[j] = pool.amaf[i]
             if nodes[j].flags & FLAG_EXPANDED:
                 nodes[j].first_child = 1 + _rank(mark, rank, nodes[j].first_child)
     nodes[0] = root
+    if pool.amaf != NULL:
+        memset(&pool.amaf[0], 0, sizeof(Amaf))   # the root's own are never read
     if root.flags & FLAG_EXPANDED:
         nodes[0].first_child = 1 + _rank(mark, rank, root.first_child)
     pool.size = 1 + kept

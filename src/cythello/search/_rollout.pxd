@@ -6,4 +6,6 @@ from cythello.core._rng cimport Rng
 
 from cythello.search._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
-cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil
+# The final disc difference for the side to move; ``placed`` (or NULL) receives the squares
+# each side played: [0] the side to move, [1] the other.
+cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng, uint64_t* placed) noexcept nogil

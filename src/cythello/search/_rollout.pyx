@@ -20,16 +20,17 @@ include "_playout_impl.pxi"
 from cythello.core._cpu import cpu_has_v3, load_v3
 from cythello.search.states import Rollout
 
-ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil
+ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng,
+                           uint64_t* placed) noexcept nogil
 
 cdef playout_fn FAST_PLAYOUT = NULL
 PLAYOUT_BUILD = "portable"
 
 
-cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng) noexcept nogil:
+cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng, uint64_t* placed) noexcept nogil:
     if FAST_PLAYOUT != NULL:
-        return FAST_PLAYOUT(P, O, policy, rng)
-    return _playout_loop(P, O, policy, rng)
+        return FAST_PLAYOUT(P, O, policy, rng, placed)
+    return _playout_loop(P, O, policy, rng, placed)
 
 
 def _choose_build():
@@ -83,7 +84,7 @@ def random_playouts(Board board not None, n, seed=None, policy="random"):
     cdef int d, pol = ROLLOUT_POLICIES[policy]
     with nogil:
         for i in range(games):
-            d = playout(P, O, pol, &rng)
+            d = playout(P, O, pol, &rng, NULL)
             total += d
             if d > 0:
                 wins += 1

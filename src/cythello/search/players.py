@@ -20,7 +20,7 @@ from ..eval._patterns import PatternWeights
 from ..eval.weights import default_weights, load_weights
 from ..squares import PASS, square_name
 from ._endgame import Solver
-from ._mcts import NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
+from ._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
 from ._rollout import ROLLOUT_POLICIES, random_seed
 from .clock import Clock
 from .states import Proof, StopReason
@@ -249,7 +249,11 @@ class MCTSPlayer:
     progressive widening: a node considers only its ``1 + widening * n**0.4`` best-ordered
     children after ``n`` visits.  With ``transpositions`` a position reached by several
     move orders is searched once: its nodes share one set of children (the tree becomes a
-    DAG), found through a table of positions (3 more bytes per node).
+    DAG), found through a table of positions (3 more bytes per node).  ``rave`` > 0 turns
+    on RAVE: each child also keeps all-moves-as-first statistics (the simulations below its
+    parent in which its player took its square at any later point, playouts included), and
+    its mean is blended with theirs by ``sqrt(rave / (3 n + rave))`` after ``n`` visits (16
+    more bytes per node).
     """
 
     def __init__(
@@ -276,6 +280,7 @@ class MCTSPlayer:
         widening: float = 0.0,
         parallel: str = "root",
         transpositions: bool = False,
+        rave: float = 0.0,
     ) -> None:
         # The settings as given, for pickling (a copy in another process gets fresh trees).
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -298,11 +303,13 @@ class MCTSPlayer:
         self.seed = seed
         self.reuse_tree = bool(reuse_tree)
         self.transpositions = bool(transpositions)
+        self.rave = check_number("rave", rave, 0, 1e9)
         if max_memory_mb is not None:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
             budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
                                    range_text="more than 0 and at most 1 TB")
-            node_bytes = NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
+            node_bytes = (NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
+                          + (AMAF_BYTES_PER_NODE if self.rave else 0))
             max_nodes = int(budget * 2**20 / node_bytes / self._tree_count)
             max_nodes = min(max(max_nodes, 16), MAX_NODES)
         self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
@@ -399,7 +406,7 @@ class MCTSPlayer:
                        minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
                        early_stop=self.early_stop, widening=self.widening,
                        threads=self.threads if shared else 1,
-                       transpositions=self.transpositions)
+                       transpositions=self.transpositions, rave=self.rave)
             for i in range(self._tree_count)
         ]
         return 0
