@@ -14,7 +14,8 @@ import time
 
 import cythello as cy
 from cythello.eval import default_weights
-from cythello.search._mcts import NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
+from cythello.search._mcts import (AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE,
+                                   SearchTree)
 from _reference import ratio, reference
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
@@ -65,6 +66,7 @@ def scaling_table(thread_counts, seconds):
 # The search options, each on top of the presets' settings, with their bytes per node.
 OPTIONS = [("none", {}, NODE_BYTES),
            ("transpositions", {"transpositions": True}, NODE_BYTES + TABLE_BYTES_PER_NODE),
+           ("rave 300", {"rave": 300.0}, NODE_BYTES + AMAF_BYTES_PER_NODE),
            ("widening 1", {"widening": 1.0}, NODE_BYTES),
            ("progressive bias 1", {"progressive_bias": 1.0}, NODE_BYTES)]
 

@@ -6,12 +6,15 @@ interval; games run on ``--workers`` processes.
     python3 benchmarks/strength.py --games 100 --time 1.0 --pair expert,expert-0.1
     python3 benchmarks/strength.py --games 100 --pair "mcts:time=0.1,leaf_eval=1,eval_weights=default" "mcts:time=0.1"
     python3 benchmarks/strength.py --ladder             # each preset against the one below
+    python3 benchmarks/strength.py --games 100 --clock 10 --pair "mcts:preset=expert,time_extension=1" expert
 
 Players are any ``cythello match`` spec (presets, ``mcts:key=value,...``,
 ``alphabeta:depth=N``, ``random``), plus ``expert-0.1``: the expert preset of cythello 0.1.0
 (heuristic playouts, square-table prior, no evaluation), the baseline of the knowledge
 work.  With ``--time``, both MCTS players get that many seconds per move (equal time),
-whatever their presets say.
+whatever their presets say; with ``--clock MAIN[+INC]`` each MCTS player has a game clock
+instead (``5:00+2``, or seconds) and budgets its moves from it (equal time per game:
+what time management, early stopping and time extension are judged by).
 """
 import argparse
 import sys
@@ -20,13 +23,35 @@ import time
 import cythello as cy
 from cythello.cli.common import make_player
 from cythello.match import random_openings, run_match
+from cythello.search.clock import parse_clock
 
 # cythello 0.1.0's expert preset, kept here as the fixed baseline.
 OLD_EXPERT = {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
               "rollout": "heuristic", "endgame_empties": 18, "progressive_bias": 4.0}
 
 
-def player(spec, seed, move_time):
+class OnClock:
+    """An MCTS player on a game clock: each search gets its budget from the time left, and
+    the time it took comes off the clock."""
+
+    def __init__(self, player, clock):
+        self.player, self.start, self.clock = player, clock, clock
+
+    def reset(self):
+        self.player.reset()
+        self.clock = self.start
+
+    def choose_move(self, board):
+        moves = list(board.legal_moves)
+        if len(moves) == 1:
+            return moves[0]
+        started = time.monotonic()
+        move = self.player.search(board, clock=self.clock).best_move
+        self.clock = self.clock.after(time.monotonic() - started)
+        return move
+
+
+def player(spec, seed, move_time, clock=None):
     if spec == "expert-0.1":
         settings = dict(OLD_EXPERT, seed=seed)
     else:
@@ -37,16 +62,36 @@ def player(spec, seed, move_time):
     if move_time is not None:
         settings.update(time_limit=move_time, iterations=None)
     settings["seed"] = seed
+    if clock is not None:
+        settings.update(time_limit=clock.time_left, iterations=None)
+        return OnClock(cy.MCTSPlayer(**settings), clock)
     return cy.MCTSPlayer(**settings)
 
 
-def report(first, second, games, move_time, workers, seed=1):
+def most_time_used(result, clock):
+    """The most time one side used in one game, as a share of its clock's time."""
+    worst = 0.0
+    for board, times in zip(result.games, result.times):
+        replay, used = cy.Board(), [0.0, 0.0]
+        opening = len(board.move_stack) - len(times)        # the opening's moves: no time
+        for i, move in enumerate(board.move_stack):
+            if i >= opening:
+                used[replay.turn] += times[i - opening]
+            replay.push(move)
+        worst = max(worst, max(used) / (clock.time_left + clock.increment * 30))
+    return worst
+
+
+def report(first, second, games, move_time, workers, seed=1, clock=None):
     openings = random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
-    result = run_match(player(first, 3, move_time), player(second, 4, move_time), games,
-                       openings=openings, workers=workers)
+    result = run_match(player(first, 3, move_time, clock), player(second, 4, move_time, clock),
+                       games, openings=openings, workers=workers)
     discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
     per_move = f", {move_time:g} s/move" if move_time else ""
+    if clock is not None:
+        per_move = (f", clock {clock.time_left:g} s + {clock.increment:g} s a game "
+                    f"(at most {most_time_used(result, clock):.0%} of it used)")
     print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
           f"{sum(discs) / len(discs):+.1f}  ({time.perf_counter() - start:.0f} s)", flush=True)
     return result
@@ -57,6 +102,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--time", type=float, help="seconds per move for both players")
+    ap.add_argument("--clock", type=parse_clock, metavar="MAIN[+INC]",
+                    help="a game clock for each MCTS player instead of --time")
     ap.add_argument("--workers", type=int, default=2, help="games at once (default: 2)")
     ap.add_argument("--pair", nargs="+", metavar="A,B",
                     help="players: 'A,B' or two arguments A B")
@@ -65,7 +112,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
-        report(first, second, args.games, args.time, args.workers)
+        report(first, second, args.games, args.time, args.workers, clock=args.clock)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):

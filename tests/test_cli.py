@@ -144,6 +144,18 @@ def test_play_shows_the_game_as_it_goes(tmp_path):
     assert game.board().move_stack[0] == cy.C4
 
 
+def test_play_on_a_game_clock():
+    out = run_cli(["play", "--color", "white", "--clock", "0:04+0.5", "--preset", "expert",
+                   "--seed", "1"], "c3\nquit\n")
+    assert out.returncode == 0, out.stderr
+    # Each engine move reports its time and what is left: 4 s less the moves, plus 0.5 each.
+    left = [line for line in out.stdout.splitlines() if line.startswith("cythello plays")]
+    assert left and all("left)" in line for line in left)
+    bad = run_cli(["play", "--clock", "five minutes"], "")
+    assert bad.returncode == 2 and "not a clock time" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
 def test_play_announces_passes_and_shows_the_final_board():
     # A position where white (the engine) must pass after black's move, near the end.
     board = Board("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO-O--- X")

@@ -446,7 +446,8 @@ def test_symmetric_root_moves_report_equal_numbers(settings):
 def test_limits_and_stop_hold_with_every_option_on(parallel):
     import threading
     options = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7, early_stop=True,
-                   widening=1.0, progressive_bias=1.0, endgame_empties=0, transpositions=True)
+                   widening=1.0, progressive_bias=1.0, endgame_empties=0, transpositions=True,
+                   rave=300.0)
     # Seeded single-thread searches stay reproducible with the options on.
     runs = [MCTSPlayer(iterations=3000, seed=9, **options).search(MIDGAME) for _ in range(2)]
     assert [(m.move, m.visits) for m in runs[0].moves] == [(m.move, m.visits) for m in runs[1].moves]
@@ -543,3 +544,64 @@ def test_transpositions_count_in_the_memory_budget():
     with_table = MCTSPlayer(max_memory_mb=100, transpositions=True)
     assert with_table.max_nodes == int(100 * 2**20 / (NODE_BYTES + TABLE_BYTES_PER_NODE))
     assert with_table.max_nodes < plain.max_nodes
+
+
+@pytest.mark.parametrize("settings", [{}, {"leaf_eval": 1.0}], ids=["playouts", "evaluated"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rave_statistics(settings, threads):
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4")
+    if settings:
+        settings = dict(settings, evaluator=default_weights(), minimax_weight=0.7)
+    tree = SearchTree(board, seed=3, rave=100.0, threads=threads, max_nodes=1_000_000,
+                      **settings)
+    tree.run(5000)
+    assert tree.rave == 100.0
+    for idx, (visits, _sum, expanded, _proven, _reward) in enumerate(tree.node_visit_sums()):
+        if not expanded:
+            continue
+        for (move, n, _r, _p, _i, _v), (amaf_move, amaf_n, amaf_r) in zip(
+                tree.child_stats(idx), tree.amaf_stats(idx)):
+            assert move == amaf_move
+            # Every simulation through a child played its move; none counts twice.
+            assert (move == PASS or n <= amaf_n) and amaf_n <= visits
+            assert 0 <= amaf_r <= amaf_n + 1e-9
+    root = tree.amaf_stats()
+    if not settings:
+        # Playouts take squares too: moves are credited far more often than they are tried.
+        assert sum(n for _m, n, _r in root) > 2 * tree.root_visits
+    plain = SearchTree(board, seed=3)
+    plain.run(100)
+    assert plain.amaf_stats() == []
+
+
+def test_rave_searches_are_reproducible_and_counted_in_the_memory_budget():
+    from cythello.search._mcts import AMAF_BYTES_PER_NODE
+    runs = [[(m.move, m.visits) for m in MCTSPlayer(iterations=3000, seed=4, rave=300.0)
+             .search(MIDGAME).moves] for _ in range(2)]
+    assert runs[0] == runs[1]
+    with_amaf = MCTSPlayer(max_memory_mb=100, rave=300.0)
+    assert with_amaf.max_nodes == int(100 * 2**20 / (NODE_BYTES + AMAF_BYTES_PER_NODE))
+    with pytest.raises(SettingsError, match="rave"):
+        MCTSPlayer(rave=-1)
+
+
+def test_clock_budgets_and_time_extension():
+    from cythello.search.clock import Clock, parse_clock
+    clock = parse_clock("1:00+2")
+    assert clock == Clock(60.0, 2.0)
+    assert clock.budget(60) <= clock.most() == pytest.approx((60 - 1) / 3)
+    assert clock.after(10.0) == Clock(52.0, 2.0)
+    assert Clock(10, 0, 3).after(1).moves_to_go == 2 and Clock(10, 0, 1).after(1).moves_to_go is None
+    # The start position's four moves are equally good: the search stays unsettled, and
+    # time extension spends more than the budget there, never more than the clock allows.
+    clock = Clock(3.0)
+    budget = clock.budget(60)
+    plain = MCTSPlayer(seed=1, eval_weights="default", leaf_eval=1.0, minimax_weight=0.7)
+    extended = MCTSPlayer(seed=1, eval_weights="default", leaf_eval=1.0, minimax_weight=0.7,
+                          time_extension=2.0)
+    assert plain.search(Board(), clock=clock).elapsed < budget + 0.05
+    elapsed = extended.search(Board(), clock=clock).elapsed
+    assert budget * 1.4 < elapsed < min(3 * budget, clock.most()) + 0.05
+    with pytest.raises(SettingsError, match="time_extension"):
+        MCTSPlayer(time_extension=-1)

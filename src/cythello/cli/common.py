@@ -126,7 +126,7 @@ MCTS_SETTINGS: Dict[str, Callable[[str], Any]] = {
     "progressive_bias": float, "max_memory_mb": float, "eval_weights": str,
     "eval_scale": float, "minimax_weight": float, "leaf_eval": float,
     "early_stop": _boolean, "widening": float, "parallel": str, "transpositions": _boolean,
-    "rave": float,
+    "rave": float, "time_extension": float,
 }
 TYPE_NAMES = {int: "an integer", float: "a number", str: "text", _boolean: "true or false"}
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, List
+import time
+from typing import Any, List, Optional
 
 from ..core._board import Board
-from ..errors import IllegalMoveError, InvalidMoveError
+from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 from ..records.ggf import GgfGame, write_ggf
+from ..search.clock import Clock, parse_clock
+from ..search.players import MCTSPlayer
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
 from .common import add_position, add_search_options, player_from_args, position_from_args, \
     render_board, say, use_colour
@@ -41,6 +44,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     engine = player_from_args(args)
     colour = use_colour(sys.stdout)
     last = board.peek() if board.move_stack else None
+    clock: Optional[Clock] = args.clock
 
     def show() -> None:
         say(render_board(board, last, colour))
@@ -55,10 +59,17 @@ def cmd_play(args: argparse.Namespace) -> int:
             say(f"{mover} has no move and passes.")
             continue
         if board.turn != human:
-            move = engine.choose_move(board)
+            started = time.monotonic()
+            move = _engine_move(engine, board, clock)
             board.push(move)
             last = move
-            say(f"cythello plays {square_name(move)}")
+            if clock is None:
+                say(f"cythello plays {square_name(move)}")
+            else:
+                used = time.monotonic() - started
+                clock = clock.after(used)
+                say(f"cythello plays {square_name(move)} ({used:.1f} s; "
+                    f"{_clock_text(clock.time_left)} left)")
             show()
             continue
         sys.stdout.write(f"your move ({COLOR_NAMES[human]}): ")
@@ -121,6 +132,27 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine_move(engine: MCTSPlayer, board: Board, clock: Optional[Clock]) -> int:
+    """The engine's move: within its own limits, or budgeted from its game clock (and
+    still within its iteration limit: an easy preset stays easy)."""
+    moves = list(board.legal_moves)
+    if clock is None or len(moves) == 1:
+        return engine.choose_move(board)
+    return engine.search(board, iterations=engine.iterations, clock=clock).best_move
+
+
+def _clock_argument(text: str) -> Clock:
+    try:
+        return parse_clock(text)
+    except SettingsError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _clock_text(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}:{rest:02d}"
+
+
 def _undo(board: Board, human: int) -> List[str]:
     """Take back moves to before the human's last move; what was taken back."""
     movers = _movers(board)
@@ -147,4 +179,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour (default: black, who moves first)")
     add_search_options(p)
+    p.add_argument("--clock", type=_clock_argument, metavar="MAIN[+INC]",
+                   help="the engine's game clock, e.g. 5:00 or 5:00+2: each move's time "
+                        "comes from what is left (instead of --time)")
     p.set_defaults(func=cmd_play)

@@ -158,14 +158,22 @@ class GtpEngine:
             raise GtpError("illegal move") from None
         return ""
 
-    def _budget(self, colour: int) -> Optional[float]:
-        """Seconds for this move from the clock (cythello.search.clock), or None to use the
-        player's own limits: ``time_left`` (a byo-yomi period's stones as the moves to go),
-        else the main time of ``time_settings`` plus a share of a byo-yomi period."""
-        empties = self.board.empties()
+    def _clock(self, colour: int) -> Optional[Clock]:
+        """The clock ``time_left`` gave for ``colour`` (a byo-yomi period's stones as the
+        moves to go), or None."""
         if colour in self.time_left:
             seconds, stones = self.time_left[colour]
-            return Clock(seconds, 0.0, stones or None).budget(empties)
+            return Clock(seconds, 0.0, stones or None)
+        return None
+
+    def _budget(self, colour: int) -> Optional[float]:
+        """Seconds for this move from the clock (cythello.search.clock), or None to use the
+        player's own limits: ``time_left``'s clock, else the main time of
+        ``time_settings`` plus a share of a byo-yomi period."""
+        empties = self.board.empties()
+        clock = self._clock(colour)
+        if clock is not None:
+            return clock.budget(empties)
         if self.main_time is None:
             return None
         if self.byo_stones == 0 and self.byo_time > 0:
@@ -188,6 +196,9 @@ class GtpEngine:
         moves = list(self.board.legal_moves)
         if len(moves) == 1:
             move = moves[0]
+        elif self._clock(colour) is not None:
+            # The player budgets from the clock itself (and may extend in unsettled spots).
+            move = self.player.search(self.board, clock=self._clock(colour)).best_move
         else:
             budget = self._budget(colour)
             if budget is None:

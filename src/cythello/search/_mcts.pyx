@@ -976,6 +976,16 @@ cdef class SearchTree:
                  nodes[i].value / <double>EVAL_SCALE if evaluated else None)
                 for i in range(first, first + nodes[idx].num_children)]
 
+    def amaf_stats(self, idx=0):
+        """``[(move, AMAF visits, AMAF reward sum), ...]`` of a node's children: RAVE's
+        all-moves-as-first statistics (an empty list with RAVE off)."""
+        children = self.child_stats(idx)
+        if self.s.pool.amaf == NULL:
+            return []
+        cdef Amaf* amaf = self.s.pool.amaf
+        return [(c[0], amaf[<uint32_t>c[4]].visits, amaf[<uint32_t>c[4]].reward)
+                for c in children]
+
     def principal_variation(self, max_length=60):
         """The most-visited line from the root."""
         check_int("max_length", max_length, 0, 1000)

@@ -6,6 +6,9 @@ half the empty squares, or the moves to the next time control), adds most of the
 increment, and keeps a reserve so that the clock never runs out: at most a third of what is
 left goes into one move, and a second or 5% stays untouched for the engine's own overhead.
 No move gets more than an hour, however much is on the clock.
+
+A player may go past the budget in an unsettled position (``MCTSPlayer(time_extension=)``)
+but never past :meth:`Clock.most`: the same third of what is left.
 """
 from __future__ import annotations
 
@@ -39,10 +42,23 @@ class Clock:
     def budget(self, empties: int) -> float:
         """Seconds for this move (see the module docstring)."""
         moves = self.moves_to_go or max(1, (empties + 1) // 2)
+        share = self._usable() / moves + 0.8 * self.increment
+        return max(MIN_MOVE_TIME, min(share, self.most()))
+
+    def most(self) -> float:
+        """The most seconds any one move may take: a third of the usable time."""
+        return max(MIN_MOVE_TIME, min(self._usable() / 3, MAX_MOVE_TIME))
+
+    def _usable(self) -> float:
         reserve = min(1.0, 0.05 * self.time_left)
-        usable = max(0.0, self.time_left - reserve)
-        share = usable / moves + 0.8 * self.increment
-        return max(MIN_MOVE_TIME, min(share, usable / 3, MAX_MOVE_TIME))
+        return max(0.0, self.time_left - reserve)
+
+    def after(self, seconds: float) -> "Clock":
+        """The clock after a move that took ``seconds``: the time used, the increment
+        earned, one move fewer to the time control."""
+        left = max(0.0, self.time_left - seconds) + self.increment
+        to_go = None if self.moves_to_go is None else self.moves_to_go - 1 or None
+        return Clock(left, self.increment, to_go)
 
 
 def parse_clock_time(text: str) -> float:
@@ -54,6 +70,12 @@ def parse_clock_time(text: str) -> float:
     for part in text.split(":"):
         seconds = seconds * 60 + float(part)
     return seconds
+
+
+def parse_clock(text: str) -> Clock:
+    """``"5:00"`` (five minutes) or ``"5:00+2"`` (and two seconds a move) as a Clock."""
+    main, plus, increment = text.partition("+")
+    return Clock(parse_clock_time(main), parse_clock_time(increment) if plus else 0.0)
 
 
 def parse_ggf_clock(text: str) -> "tuple[float, float]":

@@ -42,6 +42,10 @@ SQRT2 = math.sqrt(2.0)
 DEFAULT_MAX_NODES = 4_000_000          # 24-byte nodes: about 96 MB per tree at most
 ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
+# A search whose runner-up has this share of the best move's visits is unsettled: time
+# extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
+# the most visited move is not the best valued).
+UNSETTLED_RATIO = 0.5
 
 # The difficulty presets.  Each level was checked to beat the one below it clearly
 # (benchmarks/strength.py --ladder prints the match table).  Medium and up search with the
@@ -254,6 +258,12 @@ class MCTSPlayer:
     parent in which its player took its square at any later point, playouts included), and
     its mean is blended with theirs by ``sqrt(rave / (3 n + rave))`` after ``n`` visits (16
     more bytes per node).
+
+    With a game clock (``search(board, clock=...)``), ``time_extension`` > 0 lets a search
+    whose budget ran out in an unsettled position (the two most visited moves within
+    ``UNSETTLED_RATIO`` of each other, or the most visited not the best valued) go on, in
+    steps of half the budget, for up to ``time_extension`` budgets more, never past the
+    clock's limit for one move.
     """
 
     def __init__(
@@ -281,6 +291,7 @@ class MCTSPlayer:
         parallel: str = "root",
         transpositions: bool = False,
         rave: float = 0.0,
+        time_extension: float = 0.0,
     ) -> None:
         # The settings as given, for pickling (a copy in another process gets fresh trees).
         self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
@@ -304,6 +315,7 @@ class MCTSPlayer:
         self.reuse_tree = bool(reuse_tree)
         self.transpositions = bool(transpositions)
         self.rave = check_number("rave", rave, 0, 1e9)
+        self.time_extension = check_number("time_extension", time_extension, 0, 100)
         if max_memory_mb is not None:
             # A memory budget instead of a node count: the whole budget is shared by the trees.
             budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
@@ -429,6 +441,7 @@ class MCTSPlayer:
         (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
         instead (never more, so the clock never runs out).  Searches of one player from
         several threads run one after another."""
+        extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):
                 raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
@@ -436,11 +449,12 @@ class MCTSPlayer:
                 raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
             budget = clock.budget(board.empties())
             time_limit = budget if time_limit is None else min(time_limit, budget)
+            extra = min(self.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
         with self._search_lock:
             self._searching_thread = threading.get_ident()
             try:
-                return self._search(board, iterations, time_limit, on_progress)
+                return self._search(board, iterations, time_limit, on_progress, extra)
             finally:
                 self._searching_thread = None
 
@@ -450,7 +464,10 @@ class MCTSPlayer:
         iterations: Optional[int],
         time_limit: Optional[float],
         on_progress: Optional[Callable[[SearchResult], None]],
+        extra: float = 0.0,
     ) -> SearchResult:
+        """The search; ``extra`` seconds more may go to an unsettled position (see
+        ``time_extension``)."""
         if not isinstance(board, Board):
             raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
         if board.is_game_over():
@@ -510,12 +527,38 @@ class MCTSPlayer:
                     w.join()
             finished = all(r in FINISHED for r in reasons)
             out_of_time = deadline != 0.0 and time.monotonic() >= deadline
+            if out_of_time and not finished and extra > 0 and time_limit is not None \
+                    and not self._stop.is_set() and self._unsettled():
+                step = min(extra, time_limit / 2)
+                extra -= step
+                deadline = time.monotonic() + step
+                reasons = [StopReason.RUNNING] * n
+                continue
             if finished or out_of_time or self._stop.is_set():
                 break
             if on_progress is not None:
                 on_progress(self._result(board, sum(done), reused, start, StopReason.RUNNING))
         reason = StopReason.TIME if out_of_time and not finished else _overall_reason(reasons)
         return self._result(board, sum(done), reused, start, reason)
+
+    def _unsettled(self) -> bool:
+        """Whether the search has not made up its mind: the two most visited root moves
+        are close, or the most visited is not the best valued (with the evaluation)."""
+        visits: Dict[int, int] = {}
+        values: Dict[int, float] = {}
+        for tree in self._trees:
+            for move, n, _reward, proof, _, value in tree.child_stats():
+                if proof is not None:
+                    return False                 # a proof settles it either way
+                visits[move] = visits.get(move, 0) + n
+                if value is not None:            # (the trees' sum ranks as their mean)
+                    values[move] = values.get(move, 0.0) + value
+        if len(visits) < 2:
+            return False
+        ranked = sorted(visits, key=visits.__getitem__, reverse=True)
+        if visits[ranked[1]] >= UNSETTLED_RATIO * visits[ranked[0]]:
+            return True
+        return bool(values) and max(values, key=values.__getitem__) != ranked[0]
 
     def _solve_exactly(self, board: Board, start: float,
                        deadline: float) -> Optional[SearchResult]:
