@@ -56,7 +56,7 @@ def player(spec, seed, move_time, clock=None):
         settings = dict(OLD_EXPERT, seed=seed)
     else:
         made = make_player(spec, seed)
-        if not isinstance(made, cy.MCTSPlayer) or move_time is None:
+        if not isinstance(made, cy.MCTSPlayer) or move_time is None and clock is None:
             return made
         settings = dict(made._settings)
     if move_time is not None:

@@ -234,6 +234,9 @@ def test_presets():
     ({"iterations": "10"}, TypeError),
     ({"seed": "x"}, TypeError),
     ({"threads": 2.5}, TypeError),
+    ({"rave": float("inf")}, SettingsError),
+    ({"rave": "300"}, TypeError),
+    ({"time_extension": 101}, SettingsError),
 ])
 def test_bad_settings(kwargs, error):
     with pytest.raises(error):

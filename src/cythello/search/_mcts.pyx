@@ -11,6 +11,11 @@ With one thread nothing is atomic and the arena grows as needed.  ``run`` releas
 for the whole search; several trees can also search at once on Python threads (root
 parallelism).
 
+Options: with transpositions (``_transpositions.pxd``) a node whose position was already
+expanded elsewhere takes that node's children, so the tree becomes a DAG (statistics stay
+on the edges into a position, the children below it are shared); with RAVE the pool keeps
+all-moves-as-first statistics beside the nodes.
+
 Perspective: every node credits results to the player whose move led into it (a flag in
 the node), never by depth parity, so passes need no special case.  Rewards are 1 for a win,
 0.5 for a draw and 0 for a loss, optionally blended with the final disc difference.
