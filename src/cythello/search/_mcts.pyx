@@ -450,7 +450,8 @@ cdef void _update_amaf(Search* s, uint32_t* path, int depth, uint64_t black_play
 
 cdef int _iterate(Search* s, Rng* rng, RootTally* tally, Local* local) noexcept nogil:
     """One iteration.  Returns -1 when it wanted to expand but the pool was full.  With a
-    ``tally`` (shared searches), the root's update goes there instead of to the root."""
+    ``tally`` (shared searches), the updates of the root and of its children go there
+    instead of to the tree."""
     cdef uint32_t path[MAX_PATH]
     cdef int depth = 1, status = 0, mover_diff, k
     cdef bint expanded = False
