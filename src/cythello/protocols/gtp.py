@@ -194,11 +194,12 @@ class GtpEngine:
         if self.board.turn != colour:
             raise GtpError("wrong color")
         moves = list(self.board.legal_moves)
+        clock = self._clock(colour)
         if len(moves) == 1:
             move = moves[0]
-        elif self._clock(colour) is not None:
+        elif clock is not None:
             # The player budgets from the clock itself (and may extend in unsettled spots).
-            move = self.player.search(self.board, clock=self._clock(colour)).best_move
+            move = self.player.search(self.board, clock=clock).best_move
         else:
             budget = self._budget(colour)
             if budget is None:

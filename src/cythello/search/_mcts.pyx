@@ -193,7 +193,6 @@ cdef struct RootTally:
     double child_reward[ROOT_SLOTS]
 
 
-
 cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:
     cdef double r = 1.0 if mover_diff > 0 else 0.0 if mover_diff < 0 else 0.5
     if s.disc_weight != 0.0:

@@ -544,21 +544,28 @@ class MCTSPlayer:
     def _unsettled(self) -> bool:
         """Whether the search has not made up its mind: the two most visited root moves
         are close, or the most visited is not the best valued (with the evaluation)."""
-        visits: Dict[int, int] = {}
-        values: Dict[int, float] = {}
-        for tree in self._trees:
-            for move, n, _reward, proof, _, value in tree.child_stats():
-                if proof is not None:
-                    return False                 # a proof settles it either way
-                visits[move] = visits.get(move, 0) + n
-                if value is not None:            # (the trees' sum ranks as their mean)
-                    values[move] = values.get(move, 0.0) + value
-        if len(visits) < 2:
-            return False
-        ranked = sorted(visits, key=visits.__getitem__, reverse=True)
-        if visits[ranked[1]] >= UNSETTLED_RATIO * visits[ranked[0]]:
+        merged = self._merged_root()
+        if len(merged) < 2 or any(row[2] for row in merged.values()):
+            return False                         # a proof settles it either way
+        ranked = sorted(merged, key=lambda m: merged[m][0], reverse=True)
+        if merged[ranked[1]][0] >= UNSETTLED_RATIO * merged[ranked[0]][0]:
             return True
+        values = {m: sum(row[3]) / len(row[3]) for m, row in merged.items() if row[3]}
         return bool(values) and max(values, key=values.__getitem__) != ranked[0]
+
+    def _merged_root(self) -> Dict[int, List[Any]]:
+        """The root moves' statistics summed over the trees: ``{move: [visits, reward sum,
+        proof, [value of each tree]]}``."""
+        merged: Dict[int, List[Any]] = {}
+        for tree in self._trees:
+            for move, visits, reward, proof, _, value in tree.child_stats():
+                row = merged.setdefault(move, [0, 0.0, None, []])
+                row[0] += visits
+                row[1] += reward
+                row[2] = row[2] or proof
+                if value is not None:
+                    row[3].append(value)
+        return merged
 
     def _solve_exactly(self, board: Board, start: float,
                        deadline: float) -> Optional[SearchResult]:
@@ -589,15 +596,7 @@ class MCTSPlayer:
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: StopReason) -> SearchResult:
-        merged: Dict[int, List[Any]] = {}
-        for tree in self._trees:
-            for move, visits, reward, proof, _, value in tree.child_stats():
-                row = merged.setdefault(move, [0, 0.0, None, []])
-                row[0] += visits
-                row[1] += reward
-                row[2] = row[2] or proof
-                if value is not None:
-                    row[3].append(value)
+        merged = self._merged_root()
         _pool_symmetric_moves(board, merged)
         moves = [MoveStats(m, v, (r / v) if v else 0.0, p, None,
                            sum(vals) / len(vals) if vals else None)
