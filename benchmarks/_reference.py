@@ -25,5 +25,22 @@ def reference(seconds: float = 2.0) -> Optional[dict]:
     return json.loads(out.stdout)
 
 
+def core_round_trip_ns() -> Optional[float]:
+    """A cache line's round trip between two threads (``core_latency.c``), or None without
+    a C compiler or POSIX threads."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "core_latency"
+        built = subprocess.run([cc, "-O2", "-pthread", "-o", str(exe),
+                                str(Path(__file__).with_name("core_latency.c"))],
+                               capture_output=True)
+        if built.returncode != 0:
+            return None
+        out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    return float(out.stdout) if out.returncode == 0 else None
+
+
 def ratio(ours: float, theirs: Optional[float]) -> str:
     return f"{ours / theirs:.2f}x" if theirs else "n/a"

@@ -16,7 +16,7 @@ import cythello as cy
 from cythello.eval import default_weights
 from cythello.search._mcts import (AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE,
                                    SearchTree)
-from _reference import ratio, reference
+from _reference import core_round_trip_ns, ratio, reference
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 
@@ -50,8 +50,16 @@ EVAL_SETTINGS = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7,
                      exploration=1.0)
 
 
+def round_trip_line():
+    trip = core_round_trip_ns()
+    return ("core-to-core round trip: " + (f"{trip:.0f} ns" if trip else "n/a (no C compiler)")
+            + " (the shared tree's scaling depends on it)")
+
+
 def scaling_table(thread_counts, seconds):
-    """It/s of root- and tree-parallel search by thread count, and speed-up over 1 thread."""
+    """It/s of root- and tree-parallel search by thread count, and speed-up over 1 thread,
+    with the cores' cache round trip before and after (a virtual machine's cores can move)."""
+    print(round_trip_line())
     print(f"{'threads':>8}{'root it/s':>14}{'speed-up':>10}{'tree it/s':>14}{'speed-up':>10}")
     base = {}
     for threads in thread_counts:
@@ -61,6 +69,7 @@ def scaling_table(thread_counts, seconds):
             base.setdefault(parallel, rate)
             row += f"{rate:>14,.0f}{rate / base[parallel]:>9.2f}x"
         print(row, flush=True)
+    print(round_trip_line())
 
 
 # The search options, each on top of the presets' settings, with their bytes per node.

@@ -199,9 +199,21 @@ def test_search_releases_the_gil():
 
 
 def test_root_parallel_threads_sum_statistics():
-    result = MCTSPlayer(iterations=4001, threads=2, seed=3).search(MIDGAME)
+    runs = [MCTSPlayer(iterations=4001, threads=2, parallel="root", seed=3).search(MIDGAME)
+            for _ in range(2)]
+    result = runs[0]
     assert result.iterations == 4001 and result.threads == 2
     assert sum(s.visits for s in result.moves) == 4001
+    # Independent trees with iteration quotas: reproducible with a seed.
+    assert [(m.move, m.visits) for m in runs[0].moves] == [(m.move, m.visits) for m in runs[1].moves]
+
+
+def test_threads_share_one_tree_by_default():
+    player = MCTSPlayer(iterations=4001, threads=2, seed=3)
+    assert player.parallel == "tree" and player._tree_count == 1
+    assert player.max_nodes == 2 * MCTSPlayer(threads=2, parallel="root").max_nodes
+    result = player.search(MIDGAME)
+    assert result.iterations == 4001 and result.root_visits == 4001
 
 
 def test_progress_callback():
@@ -301,8 +313,10 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
 
 def test_memory_budget_sets_the_node_cap():
     from cythello.search._mcts import NODE_BYTES
-    player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
-    assert player.max_nodes == 48 * 2**20 // NODE_BYTES // 2
+    player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2, parallel="root")
+    assert player.max_nodes == 48 * 2**20 // NODE_BYTES // 2      # two trees share it
+    shared = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
+    assert shared.max_nodes == 48 * 2**20 // NODE_BYTES            # one tree has it all
     tiny = MCTSPlayer(iterations=10**6, max_memory_mb=0.01, seed=1).search(Board())
     assert tiny.stop_reason == "nodes" and tiny.nodes * NODE_BYTES <= 0.01 * 2**20 + 64 * NODE_BYTES
     with pytest.raises(SettingsError):

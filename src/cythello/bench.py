@@ -42,6 +42,8 @@ def run_bench(seconds: float = 1.0) -> Iterator[str]:
         yield f"{f'MCTS iterations/s, {name} ({rollout})':<42}{done / (time.perf_counter() - t):>14,.0f}"
     yield f"{'bytes per node':<42}{NODE_BYTES:>14}"
     one = MCTSPlayer(time_limit=seconds, threads=1, rollout="random", seed=1).search(mid)
-    two = MCTSPlayer(time_limit=seconds, threads=2, rollout="random", seed=1).search(mid)
-    yield f"{'2-thread speed-up (root parallel)':<42}" \
-          f"{two.iterations_per_second / one.iterations_per_second:>13.2f}x"
+    for parallel in ("tree", "root"):
+        two = MCTSPlayer(time_limit=seconds, threads=2, rollout="random", seed=1,
+                         parallel=parallel).search(mid)
+        yield f"{f'2-thread speed-up ({parallel} parallel)':<42}" \
+              f"{two.iterations_per_second / one.iterations_per_second:>13.2f}x"

@@ -85,7 +85,7 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
     p.add_argument("--rollout", choices=["random", "heuristic"], help="playout policy")
     p.add_argument("--threads", type=int, help="search threads")
     p.add_argument("--parallel", choices=["root", "tree"],
-                   help="threads grow a tree each (root, the default) or share one (tree)")
+                   help="threads share one tree (tree, the default) or grow one each (root)")
     p.add_argument("--seed", type=int, help="seed for reproducible searches")
     p.add_argument("--max-nodes", type=int, help="node cap per tree")
 

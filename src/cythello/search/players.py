@@ -227,12 +227,15 @@ class MCTSPlayer:
     ``iterations`` and ``time_limit`` (seconds) bound each search; whichever comes first
     ends it (with neither, 1,000 iterations).  ``exploration`` is UCB1's ``c``;
     ``rollout`` is ``"random"`` or ``"heuristic"``.  ``threads`` search in parallel: with
-    ``parallel="root"`` (the default) each grows a tree of its own and their root
-    statistics are summed; with ``parallel="tree"`` they share one tree, each taking a
-    virtual loss on its path.  ``max_nodes`` caps each tree's node pool (or
-    ``max_memory_mb`` gives the budget of all trees in MB).  With ``reuse_tree`` the subtree of the position reached
-    after both sides moved is kept for the next search.  A ``seed`` makes searches exactly
-    reproducible.  ``on_progress(result)`` is called every ``progress_interval`` seconds
+    ``parallel="tree"`` (the default) they share one tree, each taking a virtual loss on
+    its path; with ``parallel="root"`` each grows a tree of its own and their root
+    statistics are summed (fewer Elo per thread, but reproducible with a seed).
+    ``max_nodes`` caps each tree's node pool (by default 4 million nodes, 96 MB, per thread
+    searching it), or ``max_memory_mb`` gives the budget of all trees in MB.  With
+    ``reuse_tree`` the subtree of the position reached after both sides moved is kept for
+    the next search.  A ``seed`` makes searches exactly reproducible, except a shared
+    tree's (``threads`` > 1 and ``parallel="tree"``), whose threads race.
+    ``on_progress(result)`` is called every ``progress_interval`` seconds
     with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
     that many empty squares or fewer are solved exactly first, within half the time limit
     (2 s for an iteration-limited player); if the solve does not finish, the tree search
@@ -275,7 +278,7 @@ class MCTSPlayer:
         threads: int = 1,
         seed: Optional[int] = None,
         reuse_tree: bool = True,
-        max_nodes: int = DEFAULT_MAX_NODES,
+        max_nodes: Optional[int] = None,
         disc_weight: float = 0.0,
         on_progress: Optional[Callable[[SearchResult], None]] = None,
         progress_interval: float = 0.25,
@@ -288,7 +291,7 @@ class MCTSPlayer:
         leaf_eval: float = 0.0,
         early_stop: bool = False,
         widening: float = 0.0,
-        parallel: str = "root",
+        parallel: str = "tree",
         transpositions: bool = False,
         rave: float = 0.0,
         time_extension: float = 0.0,
@@ -324,6 +327,9 @@ class MCTSPlayer:
                           + (AMAF_BYTES_PER_NODE if self.rave else 0))
             max_nodes = int(budget * 2**20 / node_bytes / self._tree_count)
             max_nodes = min(max(max_nodes, 16), MAX_NODES)
+        elif max_nodes is None:
+            # The same memory per thread whichever way the threads search.
+            max_nodes = DEFAULT_MAX_NODES * (self.threads if self.parallel == "tree" else 1)
         self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
         self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
         if on_progress is not None and not callable(on_progress):
