@@ -109,14 +109,17 @@ def main() -> int:
                     help="players: 'A,B' or two arguments A B")
     ap.add_argument("--ladder", action="store_true",
                     help="easy vs random, then each preset against the one below")
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
-        report(first, second, args.games, args.time, args.workers, clock=args.clock)
+        report(first, second, args.games, args.time, args.workers, seed=args.seed,
+               clock=args.clock)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):
-            report(upper, lower, args.games, None, args.workers)
+            report(upper, lower, args.games, None, args.workers, seed=args.seed)
     if not args.pair and not args.ladder:
         ap.print_help()
     return 0

@@ -410,8 +410,10 @@ def test_shared_tree_invariants(threads):
     assert 20_000 - threads <= sum(c[1] for c in children) <= 20_000
     # A virtual loss is a visit counted on the way down whose reward comes at the backup:
     # once the search is over, every node's reward is a sum of one reward per visit.
-    for i, (visits, child_sum, expanded, _proven, reward) in enumerate(tree.node_visit_sums()):
+    for i, (visits, child_sum, expanded, _proven, reward, claimed) in enumerate(
+            tree.node_visit_sums()):
         assert 0 <= reward <= visits + 1e-9
+        assert expanded or not claimed                        # no claim left behind
         if expanded and i:
             assert child_sum < visits                         # a leaf once, then expanded
         else:
@@ -432,6 +434,25 @@ def test_shared_tree_invariants(threads):
     start = time.monotonic()
     done, reason = tree.run(None, time.monotonic() + 0.1)
     assert reason in ("time", "nodes") and time.monotonic() - start < 0.3
+
+
+def test_a_full_shared_tree_gives_back_its_claims():
+    # Threads that find the pool full leave their nodes unclaimed: after tree reuse frees
+    # nodes, a later search can expand them.
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4f6")
+    for seed in range(3):
+        tree = SearchTree(board, seed=seed, evaluator=default_weights(), leaf_eval=1.0,
+                          minimax_weight=0.7, threads=2, max_nodes=3_000)
+        done, reason = tree.run(1_000_000)
+        assert reason == "nodes" and done < 1_000_000
+        sums = tree.node_visit_sums()
+        assert not [row for row in sums if row[5] and not row[2]]
+        child = max(tree.child_stats(), key=lambda c: c[1])[0]
+        after = board.copy()
+        after.push(child)
+        assert tree.advance(after)
+        assert tree.run(200)[0] > 0
 
 
 def test_tree_parallel_player():
@@ -574,7 +595,8 @@ def test_rave_statistics(settings, threads):
                       **settings)
     tree.run(5000)
     assert tree.rave == 100.0
-    for idx, (visits, _sum, expanded, _proven, _reward) in enumerate(tree.node_visit_sums()):
+    for idx, (visits, _sum, expanded, _proven, _reward, _claimed) in enumerate(
+            tree.node_visit_sums()):
         if not expanded:
             continue
         for (move, n, _r, _p, _i, _v), (amaf_move, amaf_n, amaf_r) in zip(

@@ -16,6 +16,7 @@ cdef extern from "cy_platform.h" nogil:
     uint32_t cy_atomic_add32(uint32_t* p, uint32_t v)
     int64_t cy_atomic_add64(int64_t* p, int64_t v)
     uint8_t cy_atomic_or8(uint8_t* p, uint8_t v)
+    uint8_t cy_atomic_and8(uint8_t* p, uint8_t v)
     bint cy_atomic_cas32(uint32_t* p, uint32_t expected, uint32_t desired)
     uint8_t cy_atomic_load8(const uint8_t* p)
     uint32_t cy_atomic_load32(const uint32_t* p)

@@ -76,6 +76,9 @@ CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {
 CY_INLINE uint8_t cy_atomic_or8(volatile uint8_t *p, uint8_t v) {
     return (uint8_t)_InterlockedOr8((volatile char *)p, (char)v);
 }
+CY_INLINE uint8_t cy_atomic_and8(volatile uint8_t *p, uint8_t v) {
+    return (uint8_t)_InterlockedAnd8((volatile char *)p, (char)v);
+}
 CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t desired) {
     return (uint32_t)_InterlockedCompareExchange((volatile long *)p, (long)desired,
                                                  (long)expected) == expected;
@@ -111,6 +114,9 @@ CY_INLINE int64_t cy_atomic_add64(volatile int64_t *p, int64_t v) {
 /* Or-ing a flag in with release order publishes everything written before it. */
 CY_INLINE uint8_t cy_atomic_or8(volatile uint8_t *p, uint8_t v) {
     return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
+}
+CY_INLINE uint8_t cy_atomic_and8(volatile uint8_t *p, uint8_t v) {
+    return __atomic_fetch_and(p, v, __ATOMIC_ACQ_REL);
 }
 CY_INLINE int cy_atomic_cas32(volatile uint32_t *p, uint32_t expected, uint32_t desired) {
     return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,

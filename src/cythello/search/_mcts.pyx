@@ -32,7 +32,7 @@ from cythello.core._rules cimport (
 from cythello.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cythello.core._platform cimport (
     cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add64,
-    cy_atomic_or8, cy_atomic_load8, cy_atomic_add_double, cy_thread, cy_thread_create,
+    cy_atomic_or8, cy_atomic_and8, cy_atomic_load8, cy_atomic_add_double, cy_thread, cy_thread_create,
     cy_thread_join,
 )
 from cythello.search._rollout cimport playout
@@ -547,6 +547,10 @@ cdef int _iterate(Search* s, Rng* rng, Batch* batch, Local* local) noexcept nogi
         if s.transpositions and _link(s, idx, pos):
             local.links += 1
         elif _expand(s, rng, local, idx, pos, moves, corner_danger(~(pos.P | pos.O))) == 0:
+            if s.shared:
+                # Give the claim back: a later search, after tree reuse freed nodes, may
+                # expand it (a claimed node is a leaf to every thread).
+                cy_atomic_and8(&node.flags, <uint8_t>~FLAG_EXPANDING)
             status = -1
             break
         else:
@@ -699,9 +703,12 @@ cdef void _work(Worker* w) noexcept nogil:
     cdef int reason = STOP_NONE
     cdef uint64_t total
     cdef int64_t left, granted = 0
+    # Only an iteration limit needs the common budget: without one no thread touches it (at
+    # many threads its cache line would go round them every few iterations).
+    cdef bint limited = w.max_iterations < <uint64_t>(1 << 62)
     cdef Batch* batch = <Batch*>calloc(1, sizeof(Batch))
     while not cy_load_flag(&s.halt):
-        if granted == 0:
+        if limited and granted == 0:
             left = cy_atomic_add64(&s.budget, -BUDGET_CHUNK)
             if left <= 0:
                 reason = STOP_ITERATIONS
@@ -712,7 +719,7 @@ cdef void _work(Worker* w) noexcept nogil:
             # Early stopping looks at the whole search: all threads' iterations.
             left = s.budget                      # handed out: at most BUDGET_CHUNK early
             total = (w.max_iterations - <uint64_t>(left if left > 0 else 0)
-                     if w.max_iterations < <uint64_t>(1 << 62) else w.done * w.threads)
+                     if limited else w.done * w.threads)
             reason = (STOP_DECIDED if _decided(s, total, w.max_iterations, w.deadline,
                                                cy_monotonic() - s.started) else STOP_NONE)
         if reason != STOP_NONE:
@@ -1050,8 +1057,9 @@ cdef class SearchTree:
         return pv
 
     def node_visit_sums(self):
-        """For tests: ``[(visits, sum of children's visits, expanded, proven, reward)]``
-        per node."""
+        """For tests: ``[(visits, sum of children's visits, expanded, proven, reward,
+        claimed)]`` per node (``claimed``: a thread of a shared search claimed its
+        expansion)."""
         self._check_idle()
         cdef Node* nodes = self.s.pool.nodes
         cdef uint32_t i, j
@@ -1062,7 +1070,8 @@ cdef class SearchTree:
                 for j in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
                     total += nodes[j].visits
             out.append((nodes[i].visits, total, bool(nodes[i].flags & FLAG_EXPANDED),
-                        nodes[i].proven != UNPROVEN, nodes[i].reward))
+                        nodes[i].proven != UNPROVEN, nodes[i].reward,
+                        bool(nodes[i].flags & FLAG_EXPANDING)))
         return out
 
     def advance(self, Board board not None, max_plies=4):
