@@ -32,8 +32,8 @@ from cythello.core._rules cimport (
 from cythello.core._rng cimport Rng, rng_seed, rng_next, rng_below
 from cythello.core._platform cimport (
     cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add64,
-    cy_atomic_or8, cy_atomic_and8, cy_atomic_load8, cy_atomic_add_double, cy_thread, cy_thread_create,
-    cy_thread_join,
+    cy_atomic_or8, cy_atomic_and8, cy_atomic_load8, cy_atomic_add_double, cy_thread,
+    cy_thread_create, cy_thread_join,
 )
 from cythello.search._rollout cimport playout
 from cythello.search._transpositions cimport (
@@ -61,7 +61,7 @@ cdef enum:
     BUDGET_CHUNK = 16        # iterations a shared-search thread takes from the budget at once
     ALLOC_CHUNK = 1024       # nodes a shared-search thread takes from the arena at once
     FLUSH_EVERY = 64         # iterations between a shared-search thread's batched updates
-    HOT_PER_THREAD = 128     # a node is hot (its updates batched) from this many visits per thread
+    HOT_PER_THREAD = 128     # visits per thread from which a node is hot (updates batched)
     BATCH_BITS = 11
     BATCH_SLOTS = 1 << BATCH_BITS    # a thread's table of batched updates (3/4 usable)
     SQRT_TABLE = 4096        # visit counts whose UCB square roots come from tables
@@ -209,11 +209,12 @@ cdef struct Batch:
     # every iteration make the cores pass those nodes' cache lines back and forth (at 2
     # threads: 1.5x one thread's iterations with every update atomic, 1.7-1.8x batched,
     # when the two cores share a cache; 0.96x and 1.2x when a round trip between them
-    # takes 390 ns).  Batched, each thread writes them once every FLUSH_EVERY iterations.  Its
-    # own pending updates and the others' are then unseen by selection, like visits in
-    # flight; the less visited nodes keep their immediate virtual loss, or the threads
-    # pile into the same subtrees (from 16 visits a thread on, 2 threads lost 47 Elo to
-    # one thread at equal iterations; from 128 on, +17 +- 48, and nearly the same speed).
+    # takes 390 ns).  Batched, each thread writes them once every FLUSH_EVERY
+    # iterations.  Its own pending updates and the others' are then unseen by selection,
+    # like visits in flight; the less visited nodes keep their immediate virtual loss, or
+    # the threads pile into the same subtrees (from 16 visits a thread on, 2 threads lost
+    # 47 Elo to one thread at equal iterations; from 128 on, +17 +- 48, at nearly the same
+    # speed).
     uint32_t used
     uint16_t order[BATCH_SLOTS]    # the used slots, in the order taken
     Pending slots[BATCH_SLOTS]
