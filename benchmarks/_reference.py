@@ -12,10 +12,15 @@ CANDIDATES = [os.environ.get("CYTHELLO_BENCH_REFERENCE", ""),
               str(ROOT.parent / "shared" / "bench-reference")]
 
 
+def c_compiler() -> Optional[str]:
+    """The C compiler to build the benchmarks' C programs with ($CC, cc or gcc), if any."""
+    return shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+
+
 def reference(seconds: float = 2.0) -> Optional[dict]:
     """The yardstick's JSON figures, or None when its source or a C compiler is missing."""
     src = next((Path(c) for c in CANDIDATES if c and (Path(c) / "refbench.c").exists()), None)
-    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    cc = c_compiler()
     if src is None or cc is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
@@ -28,7 +33,7 @@ def reference(seconds: float = 2.0) -> Optional[dict]:
 def core_round_trip_ns() -> Optional[float]:
     """A cache line's round trip between two threads (``core_latency.c``), or None without
     a C compiler or POSIX threads."""
-    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    cc = c_compiler()
     if cc is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
