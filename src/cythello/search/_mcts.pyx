@@ -485,18 +485,19 @@ cdef Pending* _pending(Batch* batch, uint32_t idx) noexcept nogil:
         h = (h + 1) & (BATCH_SLOTS - 1)
 
 
-cdef inline void _count_visit(Search* s, Batch* batch, Node* node, uint32_t idx,
-                              Pending** held) noexcept nogil:
+cdef inline Pending* _count_visit(Search* s, Batch* batch, Node* node,
+                                  uint32_t idx) noexcept nogil:
     """Count a shared search's visit of a node on the way down (its virtual loss): in the
-    thread's batch if the node is hot (``held`` then points to its pending updates for the
-    backup), else at once."""
-    held[0] = NULL
+    thread's batch if the node is hot, else at once.  Returns the node's pending updates
+    for the backup to add its reward to (NULL: the node is updated at once)."""
+    cdef Pending* p = NULL
     if batch != NULL and node.visits >= s.hot_visits:
-        held[0] = _pending(batch, idx)
-    if held[0] != NULL:
-        held[0].visits += 1
+        p = _pending(batch, idx)
+    if p != NULL:
+        p.visits += 1
     else:
         cy_atomic_add32(&node.visits, 1)
+    return p
 
 
 cdef int _iterate(Search* s, Rng* rng, Batch* batch, Local* local) noexcept nogil:
@@ -520,14 +521,14 @@ cdef int _iterate(Search* s, Rng* rng, Batch* batch, Local* local) noexcept nogi
     if s.shared:
         # The virtual loss: a visit is counted on the way down and its reward at the
         # backup, so until then the other threads see the node as a lost visit.
-        _count_visit(s, batch, node, 0, &held[0])
+        held[0] = _count_visit(s, batch, node, 0)
     while node.proven == UNPROVEN:
         flags = _flags(s, node)
         if flags & FLAG_EXPANDED:
             idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0)
             node = &s.pool.nodes[idx]
             if s.shared:
-                _count_visit(s, batch, node, idx, &held[depth])
+                held[depth] = _count_visit(s, batch, node, idx)
             play(&pos, node.move)
             path[depth] = idx
             depth += 1
