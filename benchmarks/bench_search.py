@@ -85,7 +85,7 @@ def options_table(seconds):
     the share of expansions that found their position already expanded."""
     print(f"{'option':<22}{'it/s':>12}{'vs none':>9}{'bytes/node':>12}{'transpositions':>16}")
     base = None
-    settings = dict(evaluator=default_weights(), leaf_eval=1.0, minimax_weight=0.7,
+    settings = dict(eval_weights=default_weights(), leaf_eval=1.0, minimax_weight=0.7,
                     exploration=1.0, max_nodes=20_000_000)
     for name, option, node_bytes in OPTIONS:
         tree = SearchTree(MIDGAME, seed=1, **settings, **option)

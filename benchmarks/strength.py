@@ -58,7 +58,7 @@ def player(spec, seed, move_time, clock=None):
         made = make_player(spec, seed)
         if not isinstance(made, cy.MCTSPlayer) or move_time is None and clock is None:
             return made
-        settings = dict(made._settings)
+        settings = made.settings.as_dict()
     if move_time is not None:
         settings.update(time_limit=move_time, iterations=None)
     settings["seed"] = seed

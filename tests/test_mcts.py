@@ -150,8 +150,8 @@ def test_tree_reuse_off_starts_fresh():
     assert player.search(board).reused_visits == 0
 
 
-def test_node_cap_ends_the_search_cleanly():
-    result = MCTSPlayer(iterations=100_000, max_nodes=200, seed=1).search(Board())
+def test_node_cap_ends_the_search_cleanly_without_recycling():
+    result = MCTSPlayer(iterations=100_000, max_nodes=200, seed=1, recycle=False).search(Board())
     assert result.stop_reason == "nodes"
     assert result.nodes <= 200
     assert 0 < result.iterations < 100_000
@@ -210,8 +210,9 @@ def test_root_parallel_threads_sum_statistics():
 
 def test_threads_share_one_tree_by_default():
     player = MCTSPlayer(iterations=4001, threads=2, seed=3)
-    assert player.parallel == "tree" and player._tree_count == 1
-    assert player.max_nodes == 2 * MCTSPlayer(threads=2, parallel="root").max_nodes
+    assert player.settings.parallel == "tree" and player.settings.tree_count == 1
+    assert player.settings.nodes_per_tree == \
+        2 * MCTSPlayer(threads=2, parallel="root").settings.nodes_per_tree
     result = player.search(MIDGAME)
     assert result.iterations == 4001 and result.root_visits == 4001
 
@@ -226,9 +227,9 @@ def test_progress_callback():
 
 
 def test_presets():
-    assert MCTSPlayer.preset("easy").iterations == 200
-    assert MCTSPlayer.preset("expert").time_limit == 5.0
-    assert MCTSPlayer.preset("medium", seed=3).seed == 3
+    assert MCTSPlayer.preset("easy").settings.iterations == 200
+    assert MCTSPlayer.preset("expert").settings.time_limit == 5.0
+    assert MCTSPlayer.preset("medium", seed=3).settings.seed == 3
     with pytest.raises(SettingsError, match="unknown preset"):
         MCTSPlayer.preset("grandmaster")
 
@@ -314,10 +315,11 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
 def test_memory_budget_sets_the_node_cap():
     from cythello.search._mcts import NODE_BYTES
     player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2, parallel="root")
-    assert player.max_nodes == 48 * 2**20 // NODE_BYTES // 2      # two trees share it
+    assert player.settings.nodes_per_tree == 48 * 2**20 // NODE_BYTES // 2   # two trees share it
     shared = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
-    assert shared.max_nodes == 48 * 2**20 // NODE_BYTES            # one tree has it all
-    tiny = MCTSPlayer(iterations=10**6, max_memory_mb=0.01, seed=1).search(Board())
+    assert shared.settings.nodes_per_tree == 48 * 2**20 // NODE_BYTES         # one tree has it
+    tiny = MCTSPlayer(iterations=10**6, max_memory_mb=0.01, seed=1,
+                      recycle=False).search(Board())
     assert tiny.stop_reason == "nodes" and tiny.nodes * NODE_BYTES <= 0.01 * 2**20 + 64 * NODE_BYTES
     with pytest.raises(SettingsError):
         MCTSPlayer(max_memory_mb=0)
@@ -331,7 +333,7 @@ def test_memory_budget_sets_the_node_cap():
 @pytest.mark.parametrize("board", [Board(), MIDGAME], ids=["start", "midgame"])
 def test_search_with_the_evaluation(board, options):
     from cythello.eval import default_weights
-    tree = SearchTree(board, seed=5, rollout="heuristic", evaluator=default_weights(), **options)
+    tree = SearchTree(board, seed=5, rollout="heuristic", eval_weights=default_weights(), **options)
     assert tree.run(4000) == (4000, "iterations")
     assert tree.root_visits == 4000
     children = tree.child_stats()
@@ -358,7 +360,7 @@ def test_search_with_the_evaluation(board, options):
 def test_the_evaluation_values_are_the_evaluators():
     from cythello.eval import default_weights, evaluate
     board = Board.from_transcript("f5d6c3d3c4f4f6")
-    tree = SearchTree(board, seed=1, evaluator=default_weights())
+    tree = SearchTree(board, seed=1, eval_weights=default_weights())
     tree.run(1)
     for move, *_, value in tree.child_stats():
         child = board.copy()
@@ -372,8 +374,8 @@ def test_the_evaluation_values_are_the_evaluators():
 def test_early_stop_ends_a_decided_search():
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7g6f7c5b6")
-    full = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0)
-    early = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0,
+    full = SearchTree(board, seed=1, eval_weights=default_weights(), leaf_eval=1.0)
+    early = SearchTree(board, seed=1, eval_weights=default_weights(), leaf_eval=1.0,
                        early_stop=True)
     assert full.run(100_000) == (100_000, "iterations")
     done, reason = early.run(100_000)
@@ -388,7 +390,7 @@ def test_early_stop_ends_a_decided_search():
 def test_progressive_widening_considers_the_best_children_first():
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4")
-    tree = SearchTree(board, seed=1, evaluator=default_weights(), leaf_eval=1.0, widening=1.0)
+    tree = SearchTree(board, seed=1, eval_weights=default_weights(), leaf_eval=1.0, widening=1.0)
     tree.run(64)
     children = tree.child_stats()            # sorted by the evaluation at expansion
     visited = [c for c in children if c[1]]
@@ -401,7 +403,7 @@ def test_progressive_widening_considers_the_best_children_first():
 def test_shared_tree_invariants(threads):
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4f6")
-    tree = SearchTree(board, seed=4, evaluator=default_weights(), leaf_eval=1.0,
+    tree = SearchTree(board, seed=4, eval_weights=default_weights(), leaf_eval=1.0,
                       minimax_weight=0.7, exploration=1.0, threads=threads, max_nodes=3_000_000)
     done, reason = tree.run(20_000)
     assert (done, reason) == (20_000, "iterations")           # the budget is exact
@@ -442,8 +444,8 @@ def test_a_full_shared_tree_gives_back_its_claims():
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4f6")
     for seed in range(3):
-        tree = SearchTree(board, seed=seed, evaluator=default_weights(), leaf_eval=1.0,
-                          minimax_weight=0.7, threads=2, max_nodes=3_000)
+        tree = SearchTree(board, seed=seed, eval_weights=default_weights(), leaf_eval=1.0,
+                          minimax_weight=0.7, threads=2, max_nodes=3_000, recycle=False)
         done, reason = tree.run(1_000_000)
         assert reason == "nodes" and done < 1_000_000
         sums = tree.node_visit_sums()
@@ -453,6 +455,42 @@ def test_a_full_shared_tree_gives_back_its_claims():
         after.push(child)
         assert tree.advance(after)
         assert tree.run(200)[0] > 0
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"threads": 2}, {"transpositions": True}, {"rave": 100.0},
+    {"eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7},
+    {"eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7, "threads": 3},
+], ids=["playouts", "2 threads", "transpositions", "rave", "evaluated", "evaluated 3 threads"])
+def test_a_full_pool_is_recycled_and_the_search_goes_on(options):
+    """A pool far too small for the search: it drops its least visited subtrees, again and
+    again, and the search runs to its limit with a sound tree."""
+    board = Board.from_transcript("f5d6c3d3c4f4")
+    tree = SearchTree(board, seed=2, max_nodes=4_000, **options)
+    done, reason = tree.run(30_000)
+    assert (done, reason) == (30_000, "iterations")
+    assert tree.recycled >= 2 and tree.nodes <= 4_000
+    assert tree.root_visits == 30_000 == sum(c[1] for c in tree.child_stats())
+    for visits, child_sum, expanded, _proven, reward, claimed in tree.node_visit_sums():
+        # A node made a leaf again and expanded anew has fewer visits below it than its
+        # own: the dropped children's are in its statistics, not its new children's.  (On
+        # a DAG a block of children also counts the visits of its other parents.)
+        assert child_sum <= visits or "transpositions" in options
+        assert -1e-9 <= reward <= visits + 1e-9
+        assert expanded or not claimed               # no expansion claim left behind
+    child = max(tree.child_stats(), key=lambda c: c[1])[0]
+    after = board.copy()
+    after.push(child)
+    assert tree.advance(after) and tree.run(2_000) == (2_000, "iterations")
+
+
+def test_a_full_pool_never_ends_a_timed_search_early():
+    player = MCTSPlayer(time_limit=0.3, max_nodes=2_000, seed=1, eval_weights="default",
+                        leaf_eval=1.0, minimax_weight=0.7)
+    result = player.search(MIDGAME)
+    assert result.stop_reason == "time" and result.elapsed >= 0.3
+    assert result.nodes <= 2_000 and player._trees[0].recycled > 0
+    assert result.root_visits == result.iterations == sum(s.visits for s in result.moves)
 
 
 def test_tree_parallel_player():
@@ -530,7 +568,7 @@ def _dag_nodes(tree, board):
 def test_transpositions_share_children_of_the_same_position(threads):
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4")
-    tree = SearchTree(board, seed=2, evaluator=default_weights(), leaf_eval=1.0,
+    tree = SearchTree(board, seed=2, eval_weights=default_weights(), leaf_eval=1.0,
                       minimax_weight=0.7, transpositions=True, threads=threads,
                       max_nodes=1_000_000)
     assert tree.run(20_000) == (20_000, "iterations")
@@ -580,8 +618,8 @@ def test_transpositions_count_in_the_memory_budget():
     assert 0 < TABLE_BYTES_PER_NODE <= 4
     plain = MCTSPlayer(max_memory_mb=100)
     with_table = MCTSPlayer(max_memory_mb=100, transpositions=True)
-    assert with_table.max_nodes == int(100 * 2**20 / (NODE_BYTES + TABLE_BYTES_PER_NODE))
-    assert with_table.max_nodes < plain.max_nodes
+    assert with_table.settings.nodes_per_tree == int(100 * 2**20 / (NODE_BYTES + TABLE_BYTES_PER_NODE))
+    assert with_table.settings.nodes_per_tree < plain.settings.nodes_per_tree
 
 
 @pytest.mark.parametrize("settings", [{}, {"leaf_eval": 1.0}], ids=["playouts", "evaluated"])
@@ -590,7 +628,7 @@ def test_rave_statistics(settings, threads):
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4")
     if settings:
-        settings = dict(settings, evaluator=default_weights(), minimax_weight=0.7)
+        settings = dict(settings, eval_weights=default_weights(), minimax_weight=0.7)
     tree = SearchTree(board, seed=3, rave=100.0, threads=threads, max_nodes=1_000_000,
                       **settings)
     tree.run(5000)
@@ -620,7 +658,7 @@ def test_rave_searches_are_reproducible_and_counted_in_the_memory_budget():
              .search(MIDGAME).moves] for _ in range(2)]
     assert runs[0] == runs[1]
     with_amaf = MCTSPlayer(max_memory_mb=100, rave=300.0)
-    assert with_amaf.max_nodes == int(100 * 2**20 / (NODE_BYTES + AMAF_BYTES_PER_NODE))
+    assert with_amaf.settings.nodes_per_tree == int(100 * 2**20 / (NODE_BYTES + AMAF_BYTES_PER_NODE))
     with pytest.raises(SettingsError, match="rave"):
         MCTSPlayer(rave=-1)
 

@@ -462,30 +462,45 @@ def test_nboard_ping_stops_analyze():
 
 def test_make_player_specs():
     from cythello.cli.common import make_player
-    p = make_player("mcts:iterations=300,rollout=random,endgame_empties=10,progressive_bias=2,time=1.5")
-    assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit) == \
-        (300, "random", 10, 2.0, 1.5)
-    assert make_player("mcts:preset=hard,threads=2").threads == 2
-    assert make_player("hard").iterations == cy.PRESETS["hard"]["iterations"]
+    p = make_player("mcts:iterations=300,rollout=random,endgame_empties=10,progressive_bias=2,"
+                    "time=1.5,max_nodes=none").settings
+    assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit,
+            p.max_nodes) == (300, "random", 10, 2.0, 1.5, None)
+    assert make_player("mcts:preset=hard,threads=2").settings.threads == 2
+    assert make_player("hard").settings.iterations == cy.PRESETS["hard"]["iterations"]
     assert isinstance(make_player("random", seed=1), cy.RandomPlayer)
     with pytest.raises(cy.SettingsError, match="unknown setting 'flavour'"):
         make_player("mcts:flavour=vanilla")
     with pytest.raises(cy.SettingsError, match="unknown player"):
         make_player("gtp:")
     # A bad value names the setting and the type it needs.
-    with pytest.raises(cy.SettingsError, match="iterations .* expects an integer, not 'abc'"):
+    with pytest.raises(cy.SettingsError, match="iterations expects an integer .*, not 'abc'"):
         make_player("mcts:iterations=abc")
+    with pytest.raises(cy.SettingsError, match="recycle expects true or false, not 'maybe'"):
+        make_player("mcts:recycle=maybe")
+    with pytest.raises(cy.SettingsError, match="depth expects an integer, not 'x'"):
+        make_player("alphabeta:depth=x")
     with pytest.raises(cy.SettingsError, match="needs a value"):
         make_player("mcts:iterations")
-    assert make_player("mcts:leaf_eval=1,eval_weights=default").leaf_eval == 1.0
+    assert make_player("mcts:leaf_eval=1,eval_weights=default").settings.leaf_eval == 1.0
     assert make_player("alphabeta:depth=3").depth == 3
 
 
-def test_every_player_setting_has_a_spec_type():
-    import inspect
-    from cythello.cli.common import MCTS_SETTINGS
-    names = set(inspect.signature(cy.MCTSPlayer).parameters) - {"on_progress"}
-    assert names == set(MCTS_SETTINGS)
+def test_every_search_setting_can_be_given_in_a_spec():
+    """The spec parser and the documentation table derive from SearchSettings: each field
+    is documented and readable from text."""
+    import dataclasses
+    from cythello.cli.common import make_player
+    from cythello.search.settings import SearchSettings, parse_setting, settings_table
+    table = settings_table()
+    samples = {"rollout": "random", "parallel": "root", "eval_weights": "default",
+               "time_limit": "2", "max_memory_mb": "64", "max_nodes": "1000",
+               "iterations": "300", "seed": "3", "eval_scale": "4"}
+    for f in dataclasses.fields(SearchSettings):
+        assert f"| `{f.name}` |" in table
+        sample = samples.get(f.name) or {bool: "false", int: "3", float: "0.5"}[type(f.default)]
+        player = make_player(f"mcts:{f.name}={sample}")
+        assert getattr(player.settings, f.name) == parse_setting(f.name, sample)
 
 
 def test_gtp_time_budget():

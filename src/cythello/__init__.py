@@ -14,6 +14,7 @@ from .records.obf import ObfPosition, parse_obf_line, read_obf
 from .search.players import (
     AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
 )
+from .search.settings import SearchSettings
 from .match import MatchResult, play_game, run_match
 
 
@@ -56,7 +57,7 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
-    "MoveStats",
+    "MoveStats", "SearchSettings",
     "MatchResult", "play_game", "run_match",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",

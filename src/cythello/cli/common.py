@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Any, Callable, Dict, List, Optional
+from typing import IO, Any, Callable, Dict, Iterable, List, Optional
 
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..records.obf import parse_obf_line
 from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
+from ..search.settings import parse_setting, setting_names
 from ..squares import PASS, SQUARE_NAMES
 
 BOARD_CHARS = frozenset("XxOo-.*")
@@ -109,45 +110,45 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
     return MCTSPlayer(**settings)
 
 
-def _boolean(text: str) -> bool:
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(text)
+def _typed(table: Dict[str, Callable[[str], Any]],
+           what: Dict[str, str]) -> Callable[[str, str], Any]:
+    """A parser of ``key=value`` settings whose values are read by ``table`` (for the
+    players whose settings are not search settings)."""
+    def parse(key: str, text: str) -> Any:
+        try:
+            return table[key](text)
+        except ValueError:
+            raise SettingsError(f"setting {key} expects {what[key]}, not {text!r}") from None
+    return parse
 
 
-# The settings a ``mcts:key=value,...`` spec may give, with how to read each from text
-# (tests check that every MCTSPlayer setting is here).
-MCTS_SETTINGS: Dict[str, Callable[[str], Any]] = {
-    "iterations": int, "time_limit": float, "exploration": float, "rollout": str,
-    "threads": int, "seed": int, "reuse_tree": _boolean, "max_nodes": int,
-    "disc_weight": float, "progress_interval": float, "endgame_empties": int,
-    "progressive_bias": float, "max_memory_mb": float, "eval_weights": str,
-    "eval_scale": float, "minimax_weight": float, "leaf_eval": float,
-    "early_stop": _boolean, "widening": float, "parallel": str, "transpositions": _boolean,
-    "rave": float, "time_extension": float,
-}
-TYPE_NAMES = {int: "an integer", float: "a number", str: "text", _boolean: "true or false"}
-
-
-def _parse_settings(spec: str, rest: str, table: Dict[str, Callable[[str], Any]],
+def _parse_settings(spec: str, rest: str, known: Iterable[str],
+                    parse: Callable[[str, str], Any],
                     aliases: Dict[str, str]) -> Dict[str, Any]:
     settings: Dict[str, Any] = {}
+    known = set(known)
     for item in filter(None, (i.strip() for i in rest.split(","))):
         key, sep, value = item.partition("=")
         key = aliases.get(key.strip().replace("-", "_"), key.strip().replace("-", "_"))
-        if key not in table:
+        if key not in known:
             raise SettingsError(f"unknown setting {key!r} in {spec!r}; known: "
-                                f"{', '.join(sorted(table))}")
+                                f"{', '.join(sorted(known))}")
         if not sep:
             raise SettingsError(f"setting {key!r} in {spec!r} needs a value: {key}=...")
         try:
-            settings[key] = table[key](value.strip())
-        except ValueError:
-            raise SettingsError(f"setting {key} in {spec!r} expects "
-                                f"{TYPE_NAMES.get(table[key], 'a value')}, not {value!r}") from None
+            settings[key] = parse(key, value.strip())
+        except SettingsError as exc:
+            raise SettingsError(f"{exc} (in {spec!r})") from None
     return settings
+
+
+def _parse_mcts(key: str, text: str) -> Any:
+    return text if key == "preset" else parse_setting(key, text)
+
+
+_ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str},
+                    {"depth": "an integer", "endgame_empties": "an integer",
+                     "eval_weights": "'default' or a weights file"})
 
 
 def make_player(spec: str, seed: Optional[int] = None) -> Any:
@@ -160,16 +161,16 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":
-        table: Dict[str, Callable[[str], Any]] = dict(MCTS_SETTINGS, preset=str)
-        settings = _parse_settings(spec, rest, table, {"time": "time_limit"})
+        settings = _parse_settings(spec, rest, setting_names() + ["preset"], _parse_mcts,
+                                   {"time": "time_limit"})
         settings.setdefault("seed", seed)
         preset = settings.pop("preset", None)
         if preset is not None and preset not in PRESETS:
             raise SettingsError(f"unknown preset {preset!r} in {spec!r}")
         return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
     if kind == "alphabeta":
-        settings = _parse_settings(spec, rest, {"depth": int, "endgame_empties": int,
-                                                "eval_weights": str}, {})
+        settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights"],
+                                   _ALPHABETA, {})
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:
         return eng.popen_gtp(rest)

@@ -138,7 +138,7 @@ def _engine_move(engine: MCTSPlayer, board: Board, clock: Optional[Clock]) -> in
     moves = list(board.legal_moves)
     if clock is None or len(moves) == 1:
         return engine.choose_move(board)
-    return engine.search(board, iterations=engine.iterations, clock=clock).best_move
+    return engine.search(board, iterations=engine.settings.iterations, clock=clock).best_move
 
 
 def _clock_argument(text: str) -> Clock:

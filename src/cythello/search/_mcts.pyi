@@ -1,9 +1,9 @@
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
 from ..core._board import Board
-from ..eval._patterns import PatternWeights
+from .settings import SearchSettings
 from .states import Proof, StopReason
 
 STOP_REASONS: Tuple[StopReason, ...]
@@ -16,14 +16,9 @@ ROLLOUT_POLICIES: dict[str, int]
 @disjoint_base
 class SearchTree:
     total_iterations: int
-    def __new__(cls, board: Board, *, exploration: float = ..., rollout: str = "random",
-                 seed: int = 0, max_nodes: int = 4000000, disc_weight: float = 0.0,
-                 expand_after: int = 1, progressive_bias: float = 0.0,
-                 evaluator: Optional[PatternWeights] = None, eval_scale: float = 8.0,
-                 minimax_weight: float = 0.0, leaf_eval: float = 0.0,
-                 early_stop: bool = False, widening: float = 0.0,
-                 threads: int = 1, transpositions: bool = False,
-                 rave: float = 0.0) -> SearchTree: ...
+    settings: SearchSettings
+    def __new__(cls, board: Board, settings: Optional[SearchSettings] = None,
+                **options: Any) -> SearchTree: ...
     @property
     def threads(self) -> int: ...
     @property
@@ -32,6 +27,8 @@ class SearchTree:
     def rave(self) -> float: ...
     @property
     def expansions(self) -> int: ...
+    @property
+    def recycled(self) -> int: ...
     @property
     def links(self) -> int: ...
     def run(self, iterations: Optional[int] = None, deadline: float = 0.0) -> Tuple[int, StopReason]: ...

@@ -42,16 +42,17 @@ from cythello.search._transpositions cimport (
 )
 from cythello.search._pool cimport (
     Node, NodePool, Amaf, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
-    pool_keep_subtree, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
+    pool_keep_subtree, pool_compact, pool_recycle_threshold, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
     UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, eval_fn
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
-from cythello.errors import PlayerBusyError, SettingsError
-from cythello.search._rollout import ROLLOUT_POLICIES
-from cythello.search.settings import check_int, check_number
-from cythello.search import settings as _settings
+from cythello.errors import PlayerBusyError
+from cythello.search._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
+from cythello.search._rollout import ROLLOUT_POLICIES, random_seed
+from cythello.search._transpositions import TABLE_BYTES_PER_NODE
+from cythello.search.settings import SearchSettings, check_int, check_number
 from cythello.search.states import Proof, StopReason
 
 
@@ -68,7 +69,9 @@ cdef enum:
     VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
     WIN_TABLE = (2 * VALUE_LIMIT >> WIN_SHIFT) + 1
-    MAX_THREADS = 256
+
+# The share of a full pool that recycling keeps (the most visited nodes' children).
+cdef double RECYCLE_KEEP = 0.5
 
 # Why a search stopped.
 cdef enum:
@@ -84,11 +87,6 @@ cdef enum:
 STOP_REASONS = (StopReason.ITERATIONS, StopReason.TIME, StopReason.NODES, StopReason.STOPPED,
                 StopReason.SOLVED, StopReason.DECIDED)
 PROOF_NAMES = (None, Proof.WIN, Proof.LOSS, Proof.DRAW)
-NODE_BYTES = sizeof(Node)
-# RAVE's statistics, per node (kept beside the nodes only when RAVE is on).
-AMAF_BYTES_PER_NODE = sizeof(Amaf)
-# The transposition table's memory, per node of the pool it serves.
-TABLE_BYTES_PER_NODE = sizeof(TableEntry) / <double>TABLE_NODES_PER_ENTRY
 
 # UCB1's square roots for small visit counts, which most selections see (the logarithm
 # alone was a tenth of an evaluated search's time); the same values as computed.
@@ -177,6 +175,8 @@ cdef struct Search:
     bint transpositions       # positions reached by several move orders share children
     float rave                # RAVE's equivalence parameter k (0: off): a child's mean is
                               # blended with its AMAF mean by beta = sqrt(k / (3 n + k))
+    bint recycle              # a full pool drops its least visited subtrees (see _recycle)
+    uint64_t recycled         # times it did
     NodeTable table
     Local local               # of the single-thread runs; the shared ones add theirs
     float win_prob[WIN_TABLE] # node value -> win probability, logistic in discs
@@ -751,11 +751,16 @@ cdef void _work_entry(void* arg) noexcept nogil:
 cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
                      double deadline, uint64_t* done) noexcept nogil:
     """``threads`` threads search the tree at once (this one too); the arena must be
-    reserved.  Iterations are handed out from one budget, so the total is exact."""
-    cdef Worker workers[MAX_THREADS]
-    cdef cy_thread pool[MAX_THREADS]
-    cdef int i, started = 0, n = threads if threads < MAX_THREADS else MAX_THREADS
+    reserved.  Iterations are handed out from one budget, so the total is exact.  Without
+    memory for the threads' records, this thread searches alone."""
+    cdef Worker* workers = <Worker*>calloc(threads, sizeof(Worker))
+    cdef cy_thread* pool = <cy_thread*>calloc(threads, sizeof(cy_thread))
+    cdef int i, started = 0, n = threads
     cdef uint64_t first = 0
+    if workers == NULL or pool == NULL:
+        free(workers)
+        free(pool)
+        return _run(s, rng, max_iterations, deadline, done)
     if (max_iterations > 0 and s.pool.nodes[0].proven == UNPROVEN
             and not s.pool.nodes[0].flags & FLAG_EXPANDED):
         # One thread expands the root first: while it does, every other thread's iteration
@@ -763,6 +768,8 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         first = 1
         if _iterate(s, rng, NULL, &s.local) != 0:
             done[0] = 1
+            free(workers)
+            free(pool)
             return STOP_NODES
         max_iterations -= 1
     s.budget = <int64_t>max_iterations if max_iterations < <uint64_t>(1 << 62) else (1 << 62)
@@ -793,7 +800,28 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
         done[0] += workers[i].done
         s.local.expansions += workers[i].local.expansions
         s.local.links += workers[i].local.links
+    free(workers)
+    free(pool)
     return s.halt_reason
+
+
+cdef int _recycle(Search* s) noexcept nogil:
+    """Make room in a full pool: keep the children of the most visited nodes only, as many
+    as fill at most RECYCLE_KEEP of the pool, and make the rest leaves again (their own
+    visits, rewards and backed-up values stay; they are expanded anew when the search
+    returns to them).  Between runs, never while threads search.  0 on success, -1 when
+    nothing could be freed (or without memory for the compaction)."""
+    cdef uint32_t before = s.pool.size
+    cdef uint32_t target = <uint32_t>(s.pool.max_nodes * RECYCLE_KEEP)
+    cdef uint32_t threshold = pool_recycle_threshold(&s.pool, target)
+    if threshold == 0 or pool_compact(&s.pool, 0, threshold) != 0:
+        return -1
+    s.recycled += 1
+    if s.transpositions and _table_rebuild(s) != 0:
+        return -1
+    # The search goes on if there is room for a block of children at least (a shared
+    # search's threads take the exact count when no whole chunk is left).
+    return 0 if before - s.pool.size >= 64 else -1
 
 
 cdef int _table_rebuild(Search* s) noexcept nogil:
@@ -835,42 +863,45 @@ cdef class SearchTree:
     cdef Rng rng
     cdef int threads
     cdef object _weights_ref       # keeps the weights alive
+    cdef readonly object settings  # the SearchSettings it searches with
     cdef bint running              # a run() is in progress (set and read under the GIL)
     cdef readonly uint64_t total_iterations
 
-    def __cinit__(self, Board board not None, *, exploration=1.4142135623730951,
-                  str rollout="random", seed=0, max_nodes=4_000_000, disc_weight=0.0,
-                  expand_after=1, progressive_bias=0.0, PatternWeights evaluator=None,
-                  eval_scale=8.0, minimax_weight=0.0, leaf_eval=0.0, early_stop=False,
-                  widening=0.0, threads=1, transpositions=False, rave=0.0):
-        # Every setting is checked by cythello.search.settings, as the players' are.
-        if rollout not in ROLLOUT_POLICIES:
-            raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
-                                f"not {rollout!r}")
-        self.s.policy = ROLLOUT_POLICIES[rollout]
-        self.s.exploration = check_number("exploration", exploration, 0, 100)
-        check_int("max_nodes", max_nodes, 16, _settings.MAX_NODES)
-        self.s.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
-        self.s.expand_after = check_int("expand_after", expand_after, 1, 1 << 20)
-        self.s.bias = check_number("progressive_bias", progressive_bias, 0, 100)
-        minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
-        leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
-        eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
-        self.s.early_stop = bool(early_stop)
-        self.s.widening = check_number("widening", widening, 0, 100)
-        self.threads = check_int("threads", threads, 1, MAX_THREADS)
-        self.s.transpositions = bool(transpositions)
-        self.s.rave = check_number("rave", rave, 0, 1e9)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    def __cinit__(self, Board board not None, settings=None, **options):
+        """A tree rooted at ``board``, searching with ``settings``
+        (:class:`~cythello.search.settings.SearchSettings`, checked there), changed by any
+        ``options`` given by name.  Its node cap is ``settings.nodes_per_tree``, its
+        threads ``settings.tree_threads``; without a seed it draws one."""
+        if settings is None:
+            settings = SearchSettings(**options)
+        elif not isinstance(settings, SearchSettings):
+            raise TypeError(f"settings must be SearchSettings, not {type(settings).__name__}")
+        elif options:
+            settings = settings.replace(**options)
+        self.settings = settings
+        self.s.policy = ROLLOUT_POLICIES[settings.rollout]
+        self.s.exploration = settings.exploration
+        self.s.disc_weight = settings.disc_weight
+        self.s.expand_after = settings.expand_after
+        self.s.bias = settings.progressive_bias
+        self.s.early_stop = settings.early_stop
+        self.s.widening = settings.widening
+        self.s.transpositions = settings.transpositions
+        self.s.rave = settings.rave
+        self.s.recycle = settings.recycle
+        self.threads = settings.tree_threads
+        max_nodes = settings.nodes_per_tree
+        seed = random_seed() if settings.seed is None else settings.seed
+        weights = settings.weights()
         self.s.eval_weights = NULL
         self.s.evaluate = NULL
-        if evaluator is not None:
-            self._weights_ref = evaluator
-            self.s.eval_weights = evaluator.table
+        if weights is not None:
+            self._weights_ref = weights
+            self.s.eval_weights = (<PatternWeights>weights).table
             self.s.evaluate = evaluator_function()
-        self.s.minimax_weight = minimax_weight if evaluator is not None else 0.0
-        self.s.leaf_eval = leaf_eval if evaluator is not None else 0.0
+        self.s.minimax_weight = settings.minimax_weight if weights is not None else 0.0
+        self.s.leaf_eval = settings.leaf_eval if weights is not None else 0.0
+        eval_scale = settings.eval_scale
         self.s.stop_flag = 0
         self.s.shared = False
         cdef int i
@@ -904,6 +935,7 @@ cdef class SearchTree:
         root.flags = 0 if board.turn else FLAG_WHITE_MOVED
         self.total_iterations = 0
         memset(&self.s.local, 0, sizeof(Local))
+        self.s.recycled = 0
         if self.s.transpositions:
             table_clear(&self.s.table)
 
@@ -923,14 +955,29 @@ cdef class SearchTree:
         self.running = True
         try:
             with nogil:
-                if self.threads > 1:
-                    reason = _run_shared(&self.s, &self.rng, self.threads, limit, until, &done)
-                else:
-                    reason = _run(&self.s, &self.rng, limit, until, &done)
+                reason = self._run_recycling(limit, until, &done)
         finally:
             self.running = False
         self.total_iterations += done
         return done, STOP_REASONS[reason]
+
+    cdef int _run_recycling(self, uint64_t limit, double until, uint64_t* done) noexcept nogil:
+        """Runs until a limit; when the pool is full and recycling is on, recycle it and
+        go on (the pool stops the search only when nothing can be freed)."""
+        cdef uint64_t ran
+        cdef int reason
+        done[0] = 0
+        while True:
+            ran = 0
+            if self.threads > 1:
+                reason = _run_shared(&self.s, &self.rng, self.threads, limit - done[0],
+                                     until, &ran)
+            else:
+                reason = _run(&self.s, &self.rng, limit - done[0], until, &ran)
+            done[0] += ran
+            if (reason != STOP_NODES or not self.s.recycle or done[0] >= limit
+                    or _recycle(&self.s) != 0):
+                return reason
 
     cdef _check_idle(self):
         # One thread searches a tree at a time, and nobody reads it meanwhile: the arena
@@ -965,6 +1012,12 @@ cdef class SearchTree:
     def expansions(self):
         """Blocks of children created since the root was set."""
         return self.s.local.expansions
+
+    @property
+    def recycled(self):
+        """Times a full pool was recycled (its least visited subtrees dropped) since the
+        root was set."""
+        return self.s.recycled
 
     @property
     def links(self):

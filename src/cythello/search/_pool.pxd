@@ -52,3 +52,5 @@ cdef uint32_t pool_alloc(NodePool* pool, uint32_t n) noexcept nogil
 cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noexcept nogil
 cdef int pool_reserve(NodePool* pool) noexcept nogil
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil
+cdef int pool_compact(NodePool* pool, uint32_t new_root, uint32_t min_visits) noexcept nogil
+cdef uint32_t pool_recycle_threshold(NodePool* pool, uint32_t target) noexcept nogil

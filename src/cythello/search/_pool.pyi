@@ -1,0 +1,2 @@
+NODE_BYTES: int
+AMAF_BYTES_PER_NODE: int

@@ -9,6 +9,10 @@ from cythello.core._platform cimport cy_atomic_cas32, cy_popcount
 
 cdef uint32_t INITIAL_CAPACITY = 1 << 14
 
+# Memory per node, for budgets in bytes: the node, and RAVE's statistics beside it when on.
+NODE_BYTES = sizeof(Node)
+AMAF_BYTES_PER_NODE = sizeof(Amaf)
+
 
 cdef int pool_init(NodePool* pool, uint32_t max_nodes, bint amaf) noexcept nogil:
     """Allocate the first block and a zeroed root at index 0, with AMAF statistics beside
@@ -105,16 +109,25 @@ cdef uint32_t pool_alloc_shared(NodePool* pool, uint32_t* size, uint32_t n) noex
 
 cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
     """Make the subtree under ``new_root`` the whole tree, rooted at index 0, keeping every
-    statistic; the rest returns to the pool.  0 on success, -1 without memory (the pool is
-    then unchanged).
+    statistic; the rest returns to the pool (tree reuse).  0 on success, -1 without memory
+    (the pool is then unchanged)."""
+    return pool_compact(pool, new_root, 0)
 
-    Compacted in place, so tree reuse never needs a second arena (a memory budget stays a
-    hard bound): the new root's descendants are marked, then each moves down to 1 + its
-    rank among the marked nodes, in index order, which never overwrites a node still to be
-    moved (the old root, index 0, is no descendant).  Sibling blocks stay consecutive and
-    in order.  With transpositions a block of children may have several parents (the tree
-    is a DAG); it is kept once.  The extra memory is a bitmap and a rank per 64 nodes
-    (3 bytes per 16 nodes)."""
+
+cdef int pool_compact(NodePool* pool, uint32_t new_root, uint32_t min_visits) noexcept nogil:
+    """Make the subtree under ``new_root`` the whole tree, rooted at index 0, keeping only
+    the children of nodes with ``min_visits`` visits or more (and the new root's): the
+    other nodes become leaves again, with their own statistics and backed-up value, and
+    are expanded anew when the search comes back to them.  0 on success, -1 without
+    memory (the pool is then unchanged).
+
+    Compacted in place, so neither tree reuse nor recycling ever needs a second arena (a
+    memory budget stays a hard bound): the kept nodes are marked, then each moves down to
+    1 + its rank among the marked nodes, in index order, which never overwrites a node
+    still to be moved (the old root, index 0, is never marked).  Sibling blocks stay
+    consecutive and in order.  With transpositions a block of children may have several
+    parents (the tree is a DAG); it is kept once, and every kept parent keeps it.  The
+    extra memory is a bitmap and a rank per 64 nodes (3 bytes per 16 nodes)."""
     cdef Node* nodes = pool.nodes
     cdef uint32_t size = pool.size, words = (size + 63) >> 6, i, j, w, kept = 0
     cdef uint64_t* mark = <uint64_t*>calloc(words, sizeof(uint64_t))
@@ -124,7 +137,7 @@ cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
         free(mark)
         free(rank)
         return -1
-    _mark_below(nodes, mark, new_root)
+    _mark_below(nodes, mark, new_root, min_visits)
     for w in range(words):
         rank[w] = kept
         kept += cy_popcount(mark[w])
@@ -136,28 +149,70 @@ cdef int pool_keep_subtree(NodePool* pool, uint32_t new_root) noexcept nogil:
             if pool.amaf != NULL:
                 pool.amaf[j] = pool.amaf[i]
             if nodes[j].flags & FLAG_EXPANDED:
-                nodes[j].first_child = 1 + _rank(mark, rank, nodes[j].first_child)
+                _relink(&nodes[j], mark, rank)
     nodes[0] = root
     if pool.amaf != NULL:
         memset(&pool.amaf[0], 0, sizeof(Amaf))   # the root's own are never read
     if root.flags & FLAG_EXPANDED:
-        nodes[0].first_child = 1 + _rank(mark, rank, root.first_child)
+        _relink(&nodes[0], mark, rank)
     pool.size = 1 + kept
     free(mark)
     free(rank)
     return 0
 
 
-cdef void _mark_below(Node* nodes, uint64_t* mark, uint32_t idx) noexcept nogil:
-    """Mark the descendants of node ``idx``, each block of children once.  Recursive: the
-    depth is at most the game's length."""
+cdef inline void _relink(Node* node, const uint64_t* mark, const uint32_t* rank) noexcept nogil:
+    """Point a moved node at its children's new place, or make it a leaf again if they
+    were dropped."""
+    cdef uint32_t first = node.first_child
+    if mark[first >> 6] >> (first & 63) & 1:
+        node.first_child = 1 + _rank(mark, rank, first)
+    else:
+        node.flags &= ~(FLAG_EXPANDED | FLAG_EXPANDING)
+        node.first_child = 0
+        node.num_children = 0
+
+
+cdef void _mark_below(Node* nodes, uint64_t* mark, uint32_t idx,
+                      uint32_t min_visits) noexcept nogil:
+    """Mark the children of node ``idx`` and, below each with ``min_visits`` visits or
+    more, its own, each block of children once.  Recursive: the depth is at most the
+    game's length."""
     cdef uint32_t first = nodes[idx].first_child, c
     if not nodes[idx].flags & FLAG_EXPANDED or mark[first >> 6] >> (first & 63) & 1:
         return
     for c in range(first, first + nodes[idx].num_children):
         mark[c >> 6] |= (<uint64_t>1) << (c & 63)
     for c in range(first, first + nodes[idx].num_children):
-        _mark_below(nodes, mark, c)
+        if nodes[c].visits >= min_visits:
+            _mark_below(nodes, mark, c, min_visits)
+
+
+cdef uint32_t pool_recycle_threshold(NodePool* pool, uint32_t target) noexcept nogil:
+    """The least power of two ``t`` such that keeping only the children of nodes with
+    ``t`` visits or more (see :func:`pool_compact`) keeps at most ``target`` nodes; 0 when
+    even the highest keeps more.  One pass over the pool: the children of the nodes with
+    ``v`` visits are counted in the bucket of floor(log2(v)); a child has no more visits
+    than its parent, so what a threshold keeps is what the buckets from its own up hold
+    (an estimate on a DAG, where a block counts once per parent)."""
+    cdef uint64_t counts[33]
+    cdef uint64_t total = 1
+    cdef uint32_t i, v
+    cdef int b
+    memset(counts, 0, sizeof(counts))
+    for i in range(pool.size):
+        if pool.nodes[i].flags & FLAG_EXPANDED:
+            v = pool.nodes[i].visits
+            b = 0
+            while v > 1:
+                v >>= 1
+                b += 1
+            counts[b] += pool.nodes[i].num_children
+    for b in range(32, -1, -1):
+        total += counts[b]
+        if total > target:
+            return 0 if b == 32 else (<uint32_t>1) << (b + 1)
+    return 1
 
 
 cdef inline uint32_t _rank(const uint64_t* mark, const uint32_t* rank, uint32_t i) noexcept nogil:

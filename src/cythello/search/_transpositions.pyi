@@ -1,0 +1,1 @@
+TABLE_BYTES_PER_NODE: float

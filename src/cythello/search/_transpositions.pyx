@@ -8,6 +8,9 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from cythello.core._platform cimport cy_atomic_cas32, cy_atomic_load32, cy_atomic_store32
 
+# The table's memory, per node of the pool it serves (for budgets in bytes).
+TABLE_BYTES_PER_NODE = sizeof(TableEntry) / <double>TABLE_NODES_PER_ENTRY
+
 
 cdef int table_init(NodeTable* t, uint32_t max_nodes) noexcept nogil:
     """A table sized for a pool of ``max_nodes`` (zeroed by calloc: pages never touched

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import math
-import os
 import random
 import threading
 import time
@@ -17,15 +16,14 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from ..core._board import Board, transform_square
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
-from ..eval.weights import default_weights, load_weights
 from ..squares import PASS, square_name
 from ._endgame import Solver
-from ._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
-from ._rollout import ROLLOUT_POLICIES, random_seed
+from ._mcts import NODE_BYTES, SearchTree
+from ._rollout import random_seed
 from .clock import Clock
 from .states import Proof, StopReason
 from .settings import (
-    MAX_ITERATIONS, MAX_NODES, MAX_THREADS, check_int, check_number, check_time,
+    MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights,
 )
 
 try:  # Python 3.8+: typing.Protocol
@@ -39,7 +37,6 @@ __all__ = [
 ]
 
 SQRT2 = math.sqrt(2.0)
-DEFAULT_MAX_NODES = 4_000_000          # 24-byte nodes: about 96 MB per tree at most
 ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 # A search whose runner-up has this share of the best move's visits is unsettled: time
@@ -106,7 +103,7 @@ class AlphaBetaPlayer:
         self.depth = check_int("depth", depth, 1, 12)
         self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 30)
         self._weights_setting = eval_weights
-        weights = _weights_setting(eval_weights)
+        weights = load_eval_weights(eval_weights)
         if weights is None:
             raise SettingsError("AlphaBetaPlayer needs evaluation weights")
         self.eval_weights: PatternWeights = weights
@@ -224,23 +221,26 @@ class SearchResult:
 class MCTSPlayer:
     """Monte Carlo Tree Search player.
 
+    Its settings are one :class:`~cythello.search.settings.SearchSettings`
+    (``player.settings``, checked once when made): pass one, or its fields by name
+    (``MCTSPlayer(time_limit=1.0, threads=2)``), or start from a difficulty level
+    (:meth:`preset`); ``settings_table()`` in that module lists them all.
+
     ``iterations`` and ``time_limit`` (seconds) bound each search; whichever comes first
-    ends it (with neither, 1,000 iterations).  ``exploration`` is UCB1's ``c``;
-    ``rollout`` is ``"random"`` or ``"heuristic"``.  ``threads`` search in parallel: with
+    ends it (with neither, 1,000 iterations).  ``threads`` search in parallel: with
     ``parallel="tree"`` (the default) they share one tree, each taking a virtual loss on
     its path; with ``parallel="root"`` each grows a tree of its own and their root
     statistics are summed (fewer Elo per thread, but reproducible with a seed).
     ``max_nodes`` caps each tree's node pool (by default 4 million nodes, 96 MB, per thread
-    searching it), or ``max_memory_mb`` gives the budget of all trees in MB.  With
-    ``reuse_tree`` the subtree of the position reached after both sides moved is kept for
-    the next search.  A ``seed`` makes searches exactly reproducible, except a shared
-    tree's (``threads`` > 1 and ``parallel="tree"``), whose threads race.
-    ``on_progress(result)`` is called every ``progress_interval`` seconds
-    with a snapshot :class:`SearchResult`.  With ``endgame_empties`` > 0, positions with
-    that many empty squares or fewer are solved exactly first, within half the time limit
-    (2 s for an iteration-limited player); if the solve does not finish, the tree search
-    takes over.  ``progressive_bias`` adds ``b * prior / (n + 1)`` to each child's UCB1
-    score, a prior that fades with visits (0 turns it off).
+    searching it), or ``max_memory_mb`` gives the budget of all trees in MB; when a pool is
+    full the search recycles it (``recycle``): the children of its least visited nodes are
+    dropped, those nodes keep their statistics as leaves, and the search goes on until its
+    limit.  With ``reuse_tree`` the subtree of the position reached after both sides moved
+    is kept for the next search.  ``on_progress(result)`` (not a search setting) is called
+    every ``progress_interval`` seconds with a snapshot :class:`SearchResult`.  With
+    ``endgame_empties`` > 0, positions with that many empty squares or fewer are solved
+    exactly first, within half the time limit (2 s for an iteration-limited player); if the
+    solve does not finish, the tree search takes over.
 
     ``eval_weights`` gives the search the learned pattern evaluation: ``"default"`` (the
     shipped weights), a weights file, or :class:`~cythello.eval.PatternWeights` (None: no
@@ -269,104 +269,42 @@ class MCTSPlayer:
     clock's limit for one move.
     """
 
-    def __init__(
-        self,
-        iterations: Optional[int] = None,
-        time_limit: Optional[float] = None,
-        exploration: float = SQRT2,
-        rollout: str = "heuristic",
-        threads: int = 1,
-        seed: Optional[int] = None,
-        reuse_tree: bool = True,
-        max_nodes: Optional[int] = None,
-        disc_weight: float = 0.0,
-        on_progress: Optional[Callable[[SearchResult], None]] = None,
-        progress_interval: float = 0.25,
-        endgame_empties: int = 0,
-        progressive_bias: float = 0.0,
-        max_memory_mb: Optional[float] = None,
-        eval_weights: Any = None,
-        eval_scale: float = 8.0,
-        minimax_weight: float = 0.0,
-        leaf_eval: float = 0.0,
-        early_stop: bool = False,
-        widening: float = 0.0,
-        parallel: str = "tree",
-        transpositions: bool = False,
-        rave: float = 0.0,
-        time_extension: float = 0.0,
-    ) -> None:
-        # The settings as given, for pickling (a copy in another process gets fresh trees).
-        self._settings = {k: v for k, v in locals().items() if k not in ("self", "__class__")}
-        if iterations is None and time_limit is None:
-            iterations = 1000
-        self.iterations = None if iterations is None else check_int(
-            "iterations", iterations, 1, MAX_ITERATIONS)
-        self.time_limit = None if time_limit is None else check_time(time_limit)
-        self.exploration = check_number("exploration", exploration, 0, 100)
-        if rollout not in ROLLOUT_POLICIES:
-            raise SettingsError(f"rollout must be one of {', '.join(ROLLOUT_POLICIES)}, "
-                                f"not {rollout!r}")
-        self.rollout = rollout
-        self.threads = check_int("threads", threads, 1, MAX_THREADS)
-        if parallel not in ("root", "tree"):
-            raise SettingsError(f"parallel must be 'root' or 'tree', not {parallel!r}")
-        self.parallel = parallel
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-        self.seed = seed
-        self.reuse_tree = bool(reuse_tree)
-        self.transpositions = bool(transpositions)
-        self.rave = check_number("rave", rave, 0, 1e9)
-        self.time_extension = check_number("time_extension", time_extension, 0, 100)
-        if max_memory_mb is not None:
-            # A memory budget instead of a node count: the whole budget is shared by the trees.
-            budget = check_number("max_memory_mb", max_memory_mb, 0, 1 << 20, low_open=True,
-                                   range_text="more than 0 and at most 1 TB")
-            node_bytes = (NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
-                          + (AMAF_BYTES_PER_NODE if self.rave else 0))
-            max_nodes = int(budget * 2**20 / node_bytes / self._tree_count)
-            max_nodes = min(max(max_nodes, 16), MAX_NODES)
-        elif max_nodes is None:
-            # The same memory per thread whichever way the threads search.
-            max_nodes = DEFAULT_MAX_NODES * (self.threads if self.parallel == "tree" else 1)
-        self.max_nodes = check_int("max_nodes", max_nodes, 16, MAX_NODES)
-        self.disc_weight = check_number("disc_weight", disc_weight, 0, 1)
+    def __init__(self, settings: Optional[SearchSettings] = None, *,
+                 on_progress: Optional[Callable[[SearchResult], None]] = None,
+                 **options: Any) -> None:
+        if settings is not None and not isinstance(settings, SearchSettings):
+            raise TypeError(f"settings must be SearchSettings, not {type(settings).__name__}")
+        if settings is None:
+            settings = SearchSettings(**options)
+        elif options:
+            settings = settings.replace(**options)
         if on_progress is not None and not callable(on_progress):
             raise TypeError("on_progress must be callable")
+        self.settings: SearchSettings = settings
         self.on_progress = on_progress
-        self.progress_interval = check_time(progress_interval, "progress_interval")
-        self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 60)
-        self.progressive_bias = check_number("progressive_bias", progressive_bias, 0, 100)
-        self.eval_weights = _weights_setting(eval_weights)
-        self.eval_scale = check_number("eval_scale", eval_scale, 0.1, 100)
-        self.minimax_weight = check_number("minimax_weight", minimax_weight, 0, 1)
-        self.leaf_eval = check_number("leaf_eval", leaf_eval, 0, 1)
-        self.early_stop = bool(early_stop)
-        self.widening = check_number("widening", widening, 0, 100)
-        self._solver = Solver(threads=self.threads)
+        # Loaded once here, so that a bad weights file is an error now, not at the search.
+        self.eval_weights: Optional[PatternWeights] = settings.weights()
+        self._solver = Solver(threads=settings.threads)
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._search_lock = threading.Lock()   # one search at a time per player
         self._searching_thread: Optional[int] = None
 
     @classmethod
-    def preset(cls, name: str, **overrides: object) -> "MCTSPlayer":
+    def preset(cls, name: str, *, on_progress: Optional[Callable[[SearchResult], None]] = None,
+               **overrides: Any) -> MCTSPlayer:
         """A player at a difficulty level: ``easy``, ``medium``, ``hard`` or ``expert``."""
-        if name not in PRESETS:
-            raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        settings = dict(PRESETS[name])
-        settings.update(overrides)
-        return cls(**settings)  # type: ignore[arg-type]
+        return cls(SearchSettings.preset(name, **overrides), on_progress=on_progress)
 
     def __repr__(self) -> str:
+        s = self.settings
         limits = []
-        if self.iterations is not None:
-            limits.append(f"iterations={self.iterations}")
-        if self.time_limit is not None:
-            limits.append(f"time_limit={self.time_limit}")
-        return (f"MCTSPlayer({', '.join(limits)}, exploration={self.exploration:g}, "
-                f"rollout={self.rollout!r}, threads={self.threads}, parallel={self.parallel!r})")
+        if s.iterations is not None:
+            limits.append(f"iterations={s.iterations}")
+        if s.time_limit is not None:
+            limits.append(f"time_limit={s.time_limit}")
+        return (f"MCTSPlayer({', '.join(limits)}, exploration={s.exploration:g}, "
+                f"rollout={s.rollout!r}, threads={s.threads}, parallel={s.parallel!r})")
 
     # -- searching -------------------------------------------------------------------------
 
@@ -403,36 +341,25 @@ class MCTSPlayer:
 
     def __reduce__(self) -> Any:
         # Settings only: trees, the solver and locks belong to one process.
-        return (_player_from_settings, (self._settings,))
+        return (_player_from_settings, (self.settings, self.on_progress))
 
     def _tree_seed(self, i: int) -> int:
-        if self.seed is None:
+        seed = self.settings.seed
+        if seed is None:
             return random_seed()
-        return (self.seed * 0x9E3779B97F4A7C15 + i * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        return (seed * 0x9E3779B97F4A7C15 + i * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
 
     def _prepare_trees(self, board: Board) -> int:
         """Trees rooted at ``board``; returns the root visits kept from earlier searches."""
-        shared = self.parallel == "tree"
-        if self.reuse_tree and len(self._trees) == self._tree_count:
+        count = self.settings.tree_count
+        if self.settings.reuse_tree and len(self._trees) == count:
             if all([tree.advance(board) for tree in self._trees]):
                 return sum(tree.root_visits for tree in self._trees)
-        self._trees = [
-            SearchTree(board, exploration=self.exploration, rollout=self.rollout,
-                       seed=self._tree_seed(i), max_nodes=self.max_nodes,
-                       disc_weight=self.disc_weight, progressive_bias=self.progressive_bias,
-                       evaluator=self.eval_weights, eval_scale=self.eval_scale,
-                       minimax_weight=self.minimax_weight, leaf_eval=self.leaf_eval,
-                       early_stop=self.early_stop, widening=self.widening,
-                       threads=self.threads if shared else 1,
-                       transpositions=self.transpositions, rave=self.rave)
-            for i in range(self._tree_count)
-        ]
+        # The weights as loaded, so that no tree loads them again.
+        settings = self.settings.replace(eval_weights=self.eval_weights)
+        self._trees = [SearchTree(board, settings.replace(seed=self._tree_seed(i)))
+                       for i in range(count)]
         return 0
-
-    @property
-    def _tree_count(self) -> int:
-        """The trees a search grows: one per thread (root parallel) or one they share."""
-        return 1 if self.parallel == "tree" else self.threads
 
     def search(
         self,
@@ -455,7 +382,7 @@ class MCTSPlayer:
                 raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
             budget = clock.budget(board.empties())
             time_limit = budget if time_limit is None else min(time_limit, budget)
-            extra = min(self.time_extension * time_limit, clock.most() - time_limit)
+            extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
         with self._search_lock:
             self._searching_thread = threading.get_ident()
@@ -479,7 +406,7 @@ class MCTSPlayer:
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
         if iterations is None and time_limit is None:
-            iterations, time_limit = self.iterations, self.time_limit
+            iterations, time_limit = self.settings.iterations, self.settings.time_limit
         if iterations is not None:
             iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
         if time_limit is not None:
@@ -490,7 +417,7 @@ class MCTSPlayer:
         self._solver.clear_stop()
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
-        if self.endgame_empties and board.empties() <= self.endgame_empties:
+        if self.settings.endgame_empties and board.empties() <= self.settings.endgame_empties:
             # The solver gets half the time (the tree search keeps the rest if it fails).
             solve_until = start + (time_limit / 2 if time_limit else ENDGAME_TIME_CAP)
             exact = self._solve_exactly(board, start, solve_until)
@@ -521,7 +448,8 @@ class MCTSPlayer:
             if on_progress is not None:
                 # At most a thousand reports a second (each chunk runs at least one
                 # iteration in C, so a tiny interval still makes progress).
-                tick = time.monotonic() + max(self.progress_interval, MIN_PROGRESS_INTERVAL)
+                tick = time.monotonic() + max(self.settings.progress_interval,
+                                           MIN_PROGRESS_INTERVAL)
                 chunk_end = tick if deadline == 0.0 else min(deadline, tick)
             if n == 1:
                 work(0, chunk_end)
@@ -598,7 +526,7 @@ class MCTSPlayer:
             best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
             elapsed=time.monotonic() - start, win_rate=stats.win_rate,
             principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
-            proof=stats.proof, threads=self.threads, exact_score=solved.score)
+            proof=stats.proof, threads=self.settings.threads, exact_score=solved.score)
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: StopReason) -> SearchResult:
@@ -628,7 +556,7 @@ class MCTSPlayer:
             best_move=best, iterations=iterations, root_visits=root_visits,
             nodes=sum(t.nodes for t in self._trees), elapsed=time.monotonic() - start,
             win_rate=win_rate, principal_variation=pv, moves=moves, stop_reason=reason,
-            proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.threads,
+            proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.settings.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
 
@@ -672,20 +600,9 @@ def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
     return MoveStats(move, 0, 0.5, None, None, value)
 
 
-def _player_from_settings(settings: Dict[str, Any]) -> MCTSPlayer:
-    return MCTSPlayer(**settings)
-
-
-def _weights_setting(value: Any) -> Optional[PatternWeights]:
-    """The ``eval_weights`` setting as weights: None, "default", a file or weights."""
-    if value is None or isinstance(value, PatternWeights):
-        return value
-    if value == "default":
-        return default_weights()
-    if isinstance(value, (str, os.PathLike)):
-        return load_weights(os.fspath(value))
-    raise TypeError(f"eval_weights must be None, 'default', a weights file or PatternWeights, "
-                    f"not {type(value).__name__}")
+def _player_from_settings(settings: SearchSettings,
+                          on_progress: Optional[Callable[[SearchResult], None]]) -> MCTSPlayer:
+    return MCTSPlayer(settings, on_progress=on_progress)
 
 
 # The reasons a tree's run ends without more time helping it.

@@ -1,20 +1,39 @@
-"""Search settings checked in one place: every player, tree and solver setting goes through
-these functions, so a bad value gets the same error (a ``TypeError`` for the wrong type, a
-:class:`~cythello.errors.SettingsError` for a value out of range) wherever it is given,
-and the C code behind them can trust what it receives.
+"""Search settings: one type, validated once.
+
+:class:`SearchSettings` is the one home of every setting of a tree search: its name, its
+default, the values it accepts and what it does.  A value is checked when the settings are
+made (a ``TypeError`` for the wrong type, a :class:`~cythello.errors.SettingsError` for a
+value out of range), so :class:`~cythello.MCTSPlayer`, the C tree
+(:class:`~cythello.search._mcts.SearchTree`) and the command line take a ``SearchSettings``
+and trust it.  The command line's ``mcts:key=value`` specs and the settings table of the
+documentation are derived from the fields below (:func:`parse_setting`,
+:func:`settings_table`).
+
+The ``check_*`` functions are the checks themselves, for the few numbers that are not
+search settings (a clock, a solver's node limit, one search's own limits).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
 import time
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import SettingsError
+from ._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
+from ._transpositions import TABLE_BYTES_PER_NODE
+from .states import Rollout
 
 MAX_ITERATIONS = 10**12
 MAX_TIME_LIMIT = 7 * 24 * 3600.0       # seconds: a week
 MAX_THREADS = 256
 MAX_NODES = 0xFFFFFFF0                 # node indices are 32-bit
+MAX_MEMORY_MB = float(1 << 20)         # a terabyte
+# Each tree's node pool unless max_nodes or max_memory_mb says otherwise, per thread that
+# searches it: 4 million 24-byte nodes, 96 MB.
+DEFAULT_MAX_NODES = 4_000_000
 
 
 def check_int(name: str, value: object, low: int, high: int) -> int:
@@ -45,8 +64,267 @@ def check_time(value: object, name: str = "time_limit") -> float:
                         range_text="more than 0 seconds and at most a week")
 
 
+def check_flag(name: str, value: object) -> bool:
+    """A switch: a bool (or the ints 0 and 1)."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, not {value!r}")
+
+
+def check_choice(name: str, value: object, choices: Tuple[str, ...]) -> str:
+    """One of ``choices`` (as a plain str, also when given as a str enum member)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if value not in choices:
+        raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return str(getattr(value, "value", value))
+
+
 def deadline(time_limit: Optional[float]) -> float:
     """A monotonic deadline ``time_limit`` seconds from now (0.0: none)."""
     if time_limit is None:
         return 0.0
     return time.monotonic() + check_time(time_limit)
+
+
+def parse_flag(text: str) -> bool:
+    """A switch written as text: 1/true/yes/on or 0/false/no/off."""
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+# -- how each setting is checked, parsed from text and described -----------------------------
+
+@dataclass(frozen=True)
+class _Kind:
+    """The values a setting takes: ``check(name, value)`` validates (and normalises) one,
+    ``parse`` reads one from text, ``text`` says in words what is accepted."""
+
+    check: Callable[[str, Any], Any]
+    parse: Callable[[str], Any]
+    text: str
+
+
+def _int(low: int, high: int) -> _Kind:
+    return _Kind(lambda n, v: check_int(n, v, low, high), int, f"an integer {low}-{high:,}")
+
+
+def _number(low: float, high: float, low_open: bool = False, text: str = "") -> _Kind:
+    between = f"more than {low:g} and at most {high:g}" if low_open else ""
+    return _Kind(lambda n, v: check_number(n, v, low, high, low_open=low_open,
+                                           range_text=between), float,
+                 text or f"a number {'above' if low_open else 'from'} {low:g} to {high:g}")
+
+
+def _choice(*choices: str) -> _Kind:
+    return _Kind(lambda n, v: check_choice(n, v, choices), str, " or ".join(choices))
+
+
+def _seed(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+    return value
+
+
+def _weights(name: str, value: object) -> object:
+    from ..eval._patterns import PatternWeights
+    if isinstance(value, (str, os.PathLike, PatternWeights)):
+        return value
+    raise TypeError(f"{name} must be None, 'default', a weights file or PatternWeights, "
+                    f"not {type(value).__name__}")
+
+
+_FLAG = _Kind(check_flag, parse_flag, "true or false")
+_SECONDS = _Kind(lambda n, v: check_time(v, n), float, "seconds, more than 0")
+_SEED = _Kind(_seed, int, "an integer")
+_WEIGHTS = _Kind(_weights, str, "'default' or a weights file")
+
+
+def _setting(default: Any, kind: _Kind, doc: str, optional: bool = False) -> Any:
+    """A field of :class:`SearchSettings`: its default, kind, and documentation.  An
+    ``optional`` setting also takes None (its default then means "not set")."""
+    return field(default=default, metadata={"kind": kind, "doc": doc, "optional": optional})
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """Every setting of a tree search, checked once when made; immutable (derive changed
+    settings with :meth:`replace`).  ``SearchSettings(**options)`` takes the fields below by
+    name; :meth:`preset` starts from a difficulty level.  Without an iteration or a time
+    limit a search runs 1,000 iterations."""
+
+    iterations: Optional[int] = _setting(
+        None, _int(1, MAX_ITERATIONS), "iterations per search (with time_limit: whichever "
+        "comes first)", optional=True)
+    time_limit: Optional[float] = _setting(
+        None, _SECONDS, "seconds per search", optional=True)
+    exploration: float = _setting(
+        math.sqrt(2.0), _number(0, 100), "UCB1's exploration constant c")
+    rollout: str = _setting(
+        "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
+    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
+    parallel: str = _setting(
+        "tree", _choice("tree", "root"), "threads share one tree with virtual loss (tree) or "
+        "grow one each and sum their root statistics (root: reproducible with a seed)")
+    seed: Optional[int] = _setting(
+        None, _SEED, "makes searches reproducible (except a shared tree's, whose threads "
+        "race); None: a fresh seed", optional=True)
+    reuse_tree: bool = _setting(
+        True, _FLAG, "keep the subtree of the position reached for the next search")
+    max_nodes: Optional[int] = _setting(
+        None, _int(16, MAX_NODES), f"each tree's node cap (default {DEFAULT_MAX_NODES:,} "
+        "per thread searching it)", optional=True)
+    max_memory_mb: Optional[float] = _setting(
+        None, _number(0, MAX_MEMORY_MB, low_open=True, text="MB, more than 0"), "the memory of all trees in MB, "
+        "instead of max_nodes", optional=True)
+    recycle: bool = _setting(
+        True, _FLAG, "a full node pool drops the least visited subtrees and the search goes "
+        "on (false: the search stops when the pool is full)")
+    disc_weight: float = _setting(
+        0.0, _number(0, 1), "weight of the final disc difference in a playout's reward")
+    progress_interval: float = _setting(
+        0.25, _SECONDS, "seconds between on_progress reports")
+    endgame_empties: int = _setting(
+        0, _int(0, 60), "solve exactly from this many empty squares (0: never)")
+    progressive_bias: float = _setting(
+        0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
+    eval_weights: Any = _setting(
+        None, _WEIGHTS, "the pattern evaluation: 'default', a weights file or PatternWeights "
+        "(None: none)", optional=True)
+    eval_scale: float = _setting(
+        8.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
+    minimax_weight: float = _setting(
+        0.0, _number(0, 1), "weight of a child's minimax value in its mean reward")
+    leaf_eval: float = _setting(
+        0.0, _number(0, 1), "weight of the evaluation in a new leaf's value (1: no playouts)")
+    early_stop: bool = _setting(
+        False, _FLAG, "stop once the most visited move cannot be overtaken")
+    widening: float = _setting(
+        0.0, _number(0, 100), "progressive widening: 1 + w * n**0.4 children after n visits")
+    transpositions: bool = _setting(
+        False, _FLAG, "positions reached by several move orders share their children")
+    rave: float = _setting(
+        0.0, _number(0, 1e9), "RAVE's equivalence parameter k (0: off)")
+    time_extension: float = _setting(
+        0.0, _number(0, 100), "on a game clock, budgets more for an unsettled position")
+    expand_after: int = _setting(
+        1, _int(1, 1 << 20), "visits of a leaf before it is expanded")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.metadata["optional"]:
+                continue
+            object.__setattr__(self, f.name, f.metadata["kind"].check(f.name, value))
+        if self.iterations is None and self.time_limit is None:
+            object.__setattr__(self, "iterations", 1000)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> SearchSettings:
+        """A difficulty level's settings (``easy``, ``medium``, ``hard``, ``expert``), with
+        ``overrides``."""
+        from .players import PRESETS
+        if name not in PRESETS:
+            raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **overrides})
+
+    def replace(self, **changes: Any) -> SearchSettings:
+        """These settings with ``changes`` (checked like the rest)."""
+        unknown = sorted(set(changes) - set(setting_names()))
+        if unknown:
+            raise TypeError(f"unknown search setting {unknown[0]!r}")
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> Dict[str, Any]:
+        """The settings by name (what ``SearchSettings(**d)`` makes again)."""
+        return {name: getattr(self, name) for name in setting_names()}
+
+    def __reduce__(self) -> Any:
+        return (_from_dict, (self.as_dict(),))
+
+    # -- what follows from the settings -------------------------------------------------
+
+    @property
+    def tree_count(self) -> int:
+        """The trees a search grows: one the threads share, or one per thread (root)."""
+        return 1 if self.parallel == "tree" else self.threads
+
+    @property
+    def tree_threads(self) -> int:
+        """The threads searching each tree."""
+        return self.threads if self.parallel == "tree" else 1
+
+    @property
+    def bytes_per_node(self) -> float:
+        """Memory per node: the node, and the table and RAVE statistics when on."""
+        return (NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
+                + (AMAF_BYTES_PER_NODE if self.rave else 0))
+
+    @property
+    def nodes_per_tree(self) -> int:
+        """Each tree's node cap: from ``max_memory_mb`` (shared by all trees), else
+        ``max_nodes``, else the default for the threads searching the tree."""
+        if self.max_memory_mb is not None:
+            nodes = int(self.max_memory_mb * 2**20 / self.bytes_per_node / self.tree_count)
+            return min(max(nodes, 16), MAX_NODES)
+        if self.max_nodes is not None:
+            return self.max_nodes
+        return DEFAULT_MAX_NODES * self.tree_threads
+
+    def weights(self) -> Any:
+        """The evaluation weights (:class:`~cythello.eval.PatternWeights`) the settings
+        name, loaded (the default once per process); None without an evaluation."""
+        return load_eval_weights(self.eval_weights)
+
+
+def load_eval_weights(value: Any) -> Any:
+    """An ``eval_weights`` setting as weights: None, ``"default"`` (loaded once per
+    process), a weights file, or :class:`~cythello.eval.PatternWeights` as they are."""
+    from ..eval._patterns import PatternWeights
+    from ..eval.weights import default_weights, load_weights
+    value = _weights("eval_weights", value) if value is not None else None
+    if value is None or isinstance(value, PatternWeights):
+        return value
+    if value == "default":
+        return default_weights()
+    return load_weights(os.fspath(value))
+
+
+def _from_dict(values: Dict[str, Any]) -> SearchSettings:
+    return SearchSettings(**values)
+
+
+def setting_names() -> List[str]:
+    """The names of the search settings, in their documented order."""
+    return [f.name for f in dataclasses.fields(SearchSettings)]
+
+
+def parse_setting(name: str, text: str) -> Any:
+    """A setting's value from text (``"0.5"``, ``"true"``, ``"none"`` for an optional
+    one); a :class:`~cythello.errors.SettingsError` names what was expected."""
+    fields = {f.name: f for f in dataclasses.fields(SearchSettings)}
+    if name not in fields:
+        raise SettingsError(f"unknown setting {name!r}; known: {', '.join(sorted(fields))}")
+    f = fields[name]
+    if f.metadata["optional"] and text.strip().lower() == "none":
+        return None
+    try:
+        return f.metadata["kind"].parse(text.strip())
+    except ValueError:
+        raise SettingsError(f"setting {name} expects {f.metadata['kind'].text}, "
+                            f"not {text!r}") from None
+
+
+def settings_table() -> str:
+    """The settings as a Markdown table: name, default, values, what it does."""
+    rows = ["| setting | default | values | what it does |", "|---|---|---|---|"]
+    for f in dataclasses.fields(SearchSettings):
+        default = "None" if f.default is None else repr(f.default)
+        if isinstance(f.default, float):
+            default = f"{f.default:g}"
+        rows.append(f"| `{f.name}` | {default} | {f.metadata['kind'].text} | "
+                    f"{f.metadata['doc']} |")
+    return "\n".join(rows)
