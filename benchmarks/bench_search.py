@@ -5,15 +5,21 @@ the thread count, beside the portable-C yardstick's minimal UCT from the same ru
     python3 benchmarks/bench_search.py [--seconds 2] [--threads 1,2]
     python3 benchmarks/bench_search.py --threads 1,2,4,8,16 --scaling-only   # a big machine
     python3 benchmarks/bench_search.py --options-only    # it/s and bytes per node by option
+    python3 benchmarks/bench_search.py --by-time 1,5,30,60   # long searches: pool and memory
 
 The scaling table searches the midgame position with the presets' settings (evaluated
 leaves, minimax backups), where the iteration is what a player spends its time on.
 """
 import argparse
+import json
+import resource
+import subprocess
+import sys
 import time
 
 import cythello as cy
 from cythello.eval import default_weights
+from cythello.search.settings import DEFAULT_MAX_NODES
 from cythello.search._mcts import (AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE,
                                    SearchTree)
 from _reference import core_round_trip_ns, ratio, reference
@@ -110,6 +116,44 @@ def time_overrun_ms(threads, searches=20):
     return sorted(over)[len(over) // 2], max(over)
 
 
+def one_search(seconds, recycle, max_nodes=None):
+    """The expert preset's search of the midgame position for ``seconds`` (no iteration
+    cap, as ``--time`` gives it), in this process: what it ran, and the process's peak
+    memory (run in a fresh process for each)."""
+    player = cy.MCTSPlayer.preset("expert", time_limit=seconds, iterations=None, seed=1,
+                                  recycle=recycle, max_nodes=max_nodes)
+    result = player.search(MIDGAME)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"iterations": result.iterations, "elapsed": result.elapsed, "nodes": result.nodes,
+            "reason": str(result.stop_reason), "recycled": player._trees[0].recycled,
+            "rss_mb": peak / (2**20 if sys.platform == "darwin" else 2**10),
+            "best": result.best_move_name,
+            "best_share": result.moves[0].visits / max(1, result.root_visits)}
+
+
+def by_time_table(times):
+    """Long searches with and without recycling: the iterations a search gets for its
+    time, its nodes, why it stopped, and the process's peak memory (each in a fresh
+    process, one after another)."""
+    print(f"expert preset, one thread, midgame position, {DEFAULT_MAX_NODES:,}"
+          " nodes a tree (96 MB):")
+    print(f"{'time':>6}{'recycle':>9}{'iterations':>13}{'searched s':>12}{'it/s':>11}"
+          f"{'nodes':>11}{'recycled':>10}{'stop':>11}{'peak RSS':>10}{'best':>6}")
+    for seconds in times:
+        # Recycling, stopping when full, and (for the cost of recycling) a pool ten times
+        # larger.
+        for recycle, nodes in ((True, None), (False, None), (True, 10 * DEFAULT_MAX_NODES)):
+            out = subprocess.run([sys.executable, __file__, "--one-search", str(seconds),
+                                  "1" if recycle else "0", str(nodes or 0)],
+                                 capture_output=True, text=True, check=True)
+            r = json.loads(out.stdout)
+            mode = ("on" if recycle else "off") + (" 10x" if nodes else "")
+            print(f"{seconds:>5g}s{mode:>9}{r['iterations']:>13,}"
+                  f"{r['elapsed']:>12.2f}{r['iterations'] / r['elapsed']:>11,.0f}"
+                  f"{r['nodes']:>11,}{r['recycled']:>10}{r['reason']:>11}"
+                  f"{r['rss_mb']:>8.0f}MB{r['best']:>6}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0)
@@ -118,7 +162,17 @@ def main() -> None:
                     help="only the root/tree-parallel scaling table")
     ap.add_argument("--options-only", action="store_true",
                     help="only the table of search options")
+    ap.add_argument("--by-time", metavar="SECONDS,...",
+                    help="only the table of long searches (e.g. 1,5,30,60)")
+    ap.add_argument("--one-search", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one_search:
+        seconds, recycle, nodes = args.one_search
+        print(json.dumps(one_search(float(seconds), recycle == "1", int(nodes) or None)))
+        return
+    if args.by_time:
+        by_time_table([float(t) for t in args.by_time.split(",")])
+        return
     s = args.seconds
     thread_counts = [int(t) for t in args.threads.split(",")]
     if args.scaling_only:

@@ -51,6 +51,24 @@ class OnClock:
         return move
 
 
+class Pondering:
+    """A player that thinks on the opponent's time: after each of its moves it ponders
+    the position reached (``MCTSPlayer.ponder``) until its next move."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def reset(self):
+        self.player.reset()                      # ends the pondering of the last game
+
+    def choose_move(self, board):
+        move = self.player.choose_move(board)
+        after = board.copy(stack=False)
+        after.push(move)
+        self.player.ponder(after)
+        return move
+
+
 def player(spec, seed, move_time, clock=None):
     if spec == "expert-0.1":
         settings = dict(OLD_EXPERT, seed=seed)
@@ -82,16 +100,19 @@ def most_time_used(result, clock):
     return worst
 
 
-def report(first, second, games, move_time, workers, seed=1, clock=None):
+def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False):
     openings = random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
-    result = run_match(player(first, 3, move_time, clock), player(second, 4, move_time, clock),
+    one = player(first, 3, move_time, clock)
+    result = run_match(Pondering(one) if ponder else one, player(second, 4, move_time, clock),
                        games, openings=openings, workers=workers)
     discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
     per_move = f", {move_time:g} s/move" if move_time else ""
     if clock is not None:
         per_move = (f", clock {clock.time_left:g} s + {clock.increment:g} s a game "
                     f"(at most {most_time_used(result, clock):.0%} of it used)")
+    if ponder:
+        first += " (pondering)"
     print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
           f"{sum(discs) / len(discs):+.1f}  ({time.perf_counter() - start:.0f} s)", flush=True)
     return result
@@ -107,6 +128,9 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2, help="games at once (default: 2)")
     ap.add_argument("--pair", nargs="+", metavar="A,B",
                     help="players: 'A,B' or two arguments A B")
+    ap.add_argument("--ponder", action="store_true",
+                    help="the first player thinks on the opponent's time (give each side a "
+                         "core: --workers 1 on two cores)")
     ap.add_argument("--ladder", action="store_true",
                     help="easy vs random, then each preset against the one below")
     ap.add_argument("--seed", type=int, default=1,
@@ -115,7 +139,7 @@ def main() -> int:
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
-               clock=args.clock)
+               clock=args.clock, ponder=args.ponder)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):

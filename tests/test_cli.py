@@ -144,6 +144,15 @@ def test_play_shows_the_game_as_it_goes(tmp_path):
     assert game.board().move_stack[0] == cy.C4
 
 
+def test_play_with_pondering_plays_and_exits():
+    # The engine ponders while the "human" types: each search starts from that tree, and
+    # quitting ends the pondering (the process exits at once, no thread left behind).
+    script = "\n".join(["d3", "board", "hint", "c5", "undo", "quit"]) + "\n"
+    out = run_cli(["play", "--iterations", "300", "--seed", "2", "--ponder"], script)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("cythello plays") >= 1 and "hint:" in out.stdout
+
+
 def test_play_on_a_game_clock():
     out = run_cli(["play", "--color", "white", "--clock", "0:04+0.5", "--preset", "expert",
                    "--seed", "1"], "c3\nquit\n")

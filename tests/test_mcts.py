@@ -682,3 +682,75 @@ def test_clock_budgets_and_time_extension():
     assert budget * 1.4 < elapsed < min(3 * budget, clock.most()) + 0.05
     with pytest.raises(SettingsError, match="time_extension"):
         MCTSPlayer(time_extension=-1)
+
+
+# -- pondering ------------------------------------------------------------------------------
+
+def _wait_for(condition, what, limit=60.0):
+    """Poll until ``condition()``; the limit only catches a hang."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < limit, f"still waiting for {what}"
+        time.sleep(0.005)
+
+
+def _ponder_threads():
+    return [t for t in threading.enumerate() if t.name == "cythello-ponder"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ponder_then_search_reuses_the_pondered_tree(threads):
+    player = MCTSPlayer(iterations=3000, seed=1, threads=threads, eval_weights="default",
+                        leaf_eval=1.0, minimax_weight=0.7)
+    board = MIDGAME.copy()
+    board.push(player.choose_move(board))
+    player.ponder(board)
+    assert player.pondering
+    tree = player._trees[0]
+    _wait_for(lambda: tree.nodes > 20_000, "the pondered tree to grow")
+    player.stop()
+    _wait_for(lambda: not player.pondering, "pondering to stop")
+    reply = max(tree.child_stats(), key=lambda c: c[1])[0]
+    board.push(reply)
+    result = player.search(board)
+    assert result.reused_visits > 1000
+    assert result.root_visits == result.reused_visits + result.iterations
+    assert not _ponder_threads()
+
+
+def test_pondering_stays_in_its_memory_and_ends_with_the_next_search():
+    player = MCTSPlayer(iterations=500, seed=2, max_nodes=5_000)
+    board = Board.from_transcript("f5d6c3")
+    player.ponder(board)
+    tree = player._trees[0]
+    _wait_for(lambda: tree.recycled >= 3, "the pool to be recycled")
+    assert tree.nodes <= 5_000 and player.pondering
+    board.push(next(iter(board.legal_moves)))
+    result = player.search(board)                 # ends pondering first
+    assert not player.pondering and not _ponder_threads()
+    assert result.iterations == 500 and result.nodes <= 5_000
+
+
+def test_pondering_ends_with_reset_stop_and_the_player():
+    import gc
+    board = Board.from_transcript("f5d6c3")
+    player = MCTSPlayer(iterations=200, seed=3)
+    player.ponder(board)
+    player.reset()                                 # ends it, then forgets the tree
+    assert not player.pondering and player._trees == [] and not _ponder_threads()
+    player.ponder(board)
+    stopper = threading.Thread(target=player.stop)
+    stopper.start()
+    stopper.join()
+    _wait_for(lambda p=player: not p.pondering, "stop() from another thread")
+    player.ponder(board)
+    assert _ponder_threads()
+    del player
+    gc.collect()
+    _wait_for(lambda: not _ponder_threads(), "the threads of a dropped player to end")
+    # Nothing to ponder: a finished game, no tree reuse, or the solver's endgame.
+    quiet = MCTSPlayer(iterations=100, reuse_tree=False)
+    quiet.ponder(board)
+    assert not quiet.pondering
+    with pytest.raises(TypeError):
+        quiet.ponder("f5d6")

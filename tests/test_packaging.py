@@ -94,3 +94,10 @@ def test_version_in_one_place():
     version_file = (ROOT / "src/cythello/_version.py").read_text()
     assert f'"{cythello.__version__}"' in version_file
     assert 'version = { attr = "cythello._version.__version__" }' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_readme_settings_table_is_the_settings_type():
+    """The README's table of settings is generated from SearchSettings: regenerate it
+    (cythello.search.settings.settings_table()) when a setting changes."""
+    from cythello.search.settings import settings_table
+    assert settings_table() in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -66,17 +66,10 @@ def _with_exact_scores(board: Board, result: SearchResult) -> SearchResult:
 
 
 def move_values(board: Board, result: SearchResult) -> Dict[int, float]:
-    """Each searched move's value in discs for the side to move: exact where solved, else
-    the evaluation's, else the win rate mapped onto discs."""
-    values = {}
-    for s in result.moves:
-        if s.score is not None:
-            values[s.move] = float(s.score)
-        elif s.value is not None:
-            values[s.move] = s.value
-        elif s.visits:
-            values[s.move] = round(64.0 * (2.0 * s.win_rate - 1.0), 2)
-    return values
+    """Each searched move's value in discs for the side to move (:attr:`MoveStats.discs`,
+    the one mapping: exact where solved, else the evaluation's, else the win rate through
+    the search's logistic), so analyses and NBoard report the same numbers."""
+    return {s.move: s.discs for s in result.moves if s.discs is not None}
 
 
 def analyse_game(start: Board, moves: List[int], player: MCTSPlayer,

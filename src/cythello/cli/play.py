@@ -51,85 +51,90 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     say(f"You play {COLOR_NAMES[human]} ({'X' if human == 0 else 'O'}); {PLAY_HELP}.")
     show()
-    while not board.is_game_over():
-        if board.must_pass():
-            mover = COLOR_NAMES[board.turn]
-            board.push(PASS)
-            last = PASS
-            say(f"{mover} has no move and passes.")
-            continue
-        if board.turn != human:
-            started = time.monotonic()
-            move = _engine_move(engine, board, clock)
-            board.push(move)
-            last = move
-            if clock is None:
-                say(f"cythello plays {square_name(move)}")
-            else:
-                used = time.monotonic() - started
-                clock = clock.after(used)
-                say(f"cythello plays {square_name(move)} ({used:.1f} s; "
-                    f"{_clock_text(clock.time_left)} left)")
-            show()
-            continue
-        sys.stdout.write(f"your move ({COLOR_NAMES[human]}): ")
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            say("\nend of input: quitting")
-            return 0
-        text = line.strip()
-        word = text.lower().split(" ", 1)[0] if text else ""
-        if not word:
-            continue
-        if word in ("quit", "exit", "q"):
-            say("bye")
-            return 0
-        if word in ("help", "?"):
-            say(PLAY_HELP)
-        elif word == "board":
-            show()
-        elif word == "moves":
-            say(_move_list(board))
-        elif word == "hint":
-            result = engine.search(board)
-            value = f", about {result.value:+.1f} discs" if result.value is not None else ""
-            say(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f}{value})")
-        elif word == "save":
-            path = text.split(" ", 1)[1].strip() if " " in text else ""
-            if not path:
-                say("save needs a file name: save game.ggf")
+    try:
+        while not board.is_game_over():
+            if board.must_pass():
+                mover = COLOR_NAMES[board.turn]
+                board.push(PASS)
+                last = PASS
+                say(f"{mover} has no move and passes.")
                 continue
-            black, white = ("you", "cythello") if human == 0 else ("cythello", "you")
-            write_ggf(path, [GgfGame.from_board(board, black=black, white=white)])
-            say(f"saved the game to {path}")
-        elif word == "undo":
-            taken = _undo(board, human)
-            if not taken:
-                say("nothing to undo")
-                continue
-            engine.reset()
-            last = board.peek() if board.move_stack else None
-            say("took back " + ", ".join(taken))
-            show()
-        else:
-            try:
-                move = parse_move(word)
+            if board.turn != human:
+                started = time.monotonic()
+                move = _engine_move(engine, board, clock)
                 board.push(move)
                 last = move
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                say(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}")
+                if args.ponder:
+                    engine.ponder(board)          # think while the human does
+                if clock is None:
+                    say(f"cythello plays {square_name(move)}")
+                else:
+                    used = time.monotonic() - started
+                    clock = clock.after(used)
+                    say(f"cythello plays {square_name(move)} ({used:.1f} s; "
+                        f"{_clock_text(clock.time_left)} left)")
+                show()
                 continue
-            show()
-    outcome = board.outcome()
-    assert outcome is not None
-    verdict = "a draw" if outcome.winner is None else (
-        "you win" if outcome.winner == human else "cythello wins")
-    say("")
-    show()
-    say(f"game over: {outcome.result()} ({verdict})")
-    say(f"transcript: {board.transcript()}")
-    return 0
+            sys.stdout.write(f"your move ({COLOR_NAMES[human]}): ")
+            sys.stdout.flush()
+            line = sys.stdin.readline()
+            if not line:
+                say("\nend of input: quitting")
+                return 0
+            text = line.strip()
+            word = text.lower().split(" ", 1)[0] if text else ""
+            if not word:
+                continue
+            if word in ("quit", "exit", "q"):
+                say("bye")
+                return 0
+            if word in ("help", "?"):
+                say(PLAY_HELP)
+            elif word == "board":
+                show()
+            elif word == "moves":
+                say(_move_list(board))
+            elif word == "hint":
+                result = engine.search(board)
+                value = f", about {result.value:+.1f} discs" if result.value is not None else ""
+                say(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f}{value})")
+            elif word == "save":
+                path = text.split(" ", 1)[1].strip() if " " in text else ""
+                if not path:
+                    say("save needs a file name: save game.ggf")
+                    continue
+                black, white = ("you", "cythello") if human == 0 else ("cythello", "you")
+                write_ggf(path, [GgfGame.from_board(board, black=black, white=white)])
+                say(f"saved the game to {path}")
+            elif word == "undo":
+                taken = _undo(board, human)
+                if not taken:
+                    say("nothing to undo")
+                    continue
+                engine.reset()
+                last = board.peek() if board.move_stack else None
+                say("took back " + ", ".join(taken))
+                show()
+            else:
+                try:
+                    move = parse_move(word)
+                    board.push(move)
+                    last = move
+                except (InvalidMoveError, IllegalMoveError) as exc:
+                    say(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}")
+                    continue
+                show()
+        outcome = board.outcome()
+        assert outcome is not None
+        verdict = "a draw" if outcome.winner is None else (
+            "you win" if outcome.winner == human else "cythello wins")
+        say("")
+        show()
+        say(f"game over: {outcome.result()} ({verdict})")
+        say(f"transcript: {board.transcript()}")
+        return 0
+    finally:
+        engine.reset()                   # ends pondering, if any
 
 
 def _engine_move(engine: MCTSPlayer, board: Board, clock: Optional[Clock]) -> int:
@@ -182,4 +187,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--clock", type=_clock_argument, metavar="MAIN[+INC]",
                    help="the engine's game clock, e.g. 5:00 or 5:00+2: each move's time "
                         "comes from what is left (instead of --time)")
+    p.add_argument("--ponder", action="store_true",
+                   help="the engine thinks on your time too (its next search starts from "
+                        "what it found)")
     p.set_defaults(func=cmd_play)

@@ -36,7 +36,7 @@ include "_endgame_impl.pxi"
 
 from cythello.core._cpu import load_v3
 from cythello.errors import PlayerBusyError, SettingsError
-from cythello.search.settings import check_int, check_number
+from cythello.search.settings import MAX_THREADS, check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
 ctypedef int (*run_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,

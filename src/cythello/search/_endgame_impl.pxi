@@ -3,6 +3,7 @@
 # loaded only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).
 # ``_pvs`` is the entry point; both builds search the same tree node for node.
 from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
+from libc.stdlib cimport calloc, free
 from cpython.pycapsule cimport PyCapsule_New
 
 from cythello.core._rules cimport (
@@ -26,7 +27,6 @@ cdef enum:
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
     MAX_OPEN = 512            # split points open at once
-    MAX_THREADS = 256
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
 
@@ -836,14 +836,17 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
 cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int empties,
               int* best_move, int threads) noexcept nogil:
     """The solve: ``_pvs`` from the root, with ``threads - 1`` helper threads sharing the
-    work of nodes with at least SPLIT_EMPTIES empties (and the transposition table)."""
+    work of nodes with at least SPLIT_EMPTIES empties (and the transposition table).
+    Without memory for the helpers' handles it solves alone."""
     cdef Workers w
-    cdef cy_thread pool[MAX_THREADS]
+    cdef cy_thread* pool = NULL
     cdef Context template
     cdef int i, started = 0, score
     ctx.workers = NULL
     ctx.sp = NULL
-    if threads <= 1:
+    if threads > 1:
+        pool = <cy_thread*>calloc(threads - 1, sizeof(cy_thread))
+    if pool == NULL:
         return _pvs(ctx, P, O, alpha, beta, empties, best_move)
     cy_mutex_init(&w.lock)
     cy_cond_init(&w.wake)
@@ -855,7 +858,7 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     w.nodes = 0
     ctx.workers = &w
     template = ctx[0]
-    for i in range(min(threads, MAX_THREADS) - 1):
+    for i in range(threads - 1):
         if cy_thread_create(&pool[started], _helper, &template) == 0:
             started += 1
     score = _pvs(ctx, P, O, alpha, beta, empties, best_move)
@@ -866,6 +869,7 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     cy_mutex_unlock(&w.lock)
     for i in range(started):
         cy_thread_join(pool[i])
+    free(pool)
     ctx.nodes += w.nodes
     if w.abort:
         ctx.aborted = True

@@ -10,6 +10,7 @@ import math
 import random
 import threading
 import time
+import weakref
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -289,6 +290,7 @@ class MCTSPlayer:
         self._stop = threading.Event()
         self._search_lock = threading.Lock()   # one search at a time per player
         self._searching_thread: Optional[int] = None
+        self._pondering: Optional[_Ponder] = None
 
     @classmethod
     def preset(cls, name: str, *, on_progress: Optional[Callable[[SearchResult], None]] = None,
@@ -312,20 +314,24 @@ class MCTSPlayer:
         """The move to play: the most-visited root move (a proven win first)."""
         moves = list(board.legal_moves)
         if len(moves) == 1:
+            self._end_pondering()
             return moves[0]              # forced: no thinking needed
         return self.search(board).best_move
 
     def stop(self) -> None:
-        """End the running search soon (from another thread); it returns what it has."""
+        """End the running search (or pondering) soon, from another thread; a search
+        returns what it has."""
         self._stop.set()
         self._solver.stop()
         for tree in self._trees:
             tree.stop()
 
     def reset(self) -> None:
-        """Forget the tree kept for reuse.  Refused (:class:`PlayerBusyError`) while the
-        player searches: the search still uses the tree."""
+        """Forget the tree kept for reuse (pondering ends first).  Refused
+        (:class:`PlayerBusyError`) while the player searches: the search still uses the
+        tree."""
         self._check_not_searching("reset()")
+        self._end_pondering()
         if not self._search_lock.acquire(blocking=False):
             raise PlayerBusyError("reset() while this player searches in another thread; "
                                   "stop() it and wait for the search to return")
@@ -333,6 +339,41 @@ class MCTSPlayer:
             self._trees = []
         finally:
             self._search_lock.release()
+
+    # -- pondering -------------------------------------------------------------------------
+
+    def ponder(self, board: Board) -> None:
+        """Think on the opponent's time: search ``board`` (the position after this
+        player's move, the opponent to move) in the background, and return at once.  It
+        goes on, within the node pool (recycled when full), until the next
+        :meth:`search`, :meth:`choose_move`, :meth:`stop` or :meth:`reset`; the next
+        search then starts from the subtree of the position the opponent's move reached,
+        with everything pondered below it.  Needs ``reuse_tree`` (without it, and in a
+        finished game, it does nothing); a position the exact solver will take is not
+        pondered either."""
+        if not isinstance(board, Board):
+            raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
+        self._check_not_searching("ponder()")
+        self._end_pondering()
+        s = self.settings
+        if not s.reuse_tree or board.is_game_over() or board.empties() <= s.endgame_empties:
+            return
+        with self._search_lock:
+            self._prepare_trees(board)
+            for tree in self._trees:
+                tree.clear_stop()
+            self._pondering = _Ponder(self, self._trees)
+
+    @property
+    def pondering(self) -> bool:
+        """Whether a background search started by :meth:`ponder` is running."""
+        return self._pondering is not None and self._pondering.alive()
+
+    def _end_pondering(self) -> None:
+        """Stop the background search, if any, and wait for its threads."""
+        job, self._pondering = self._pondering, None
+        if job is not None:
+            job.end()
 
     def _check_not_searching(self, what: str) -> None:
         if self._searching_thread == threading.get_ident():
@@ -384,6 +425,7 @@ class MCTSPlayer:
             time_limit = budget if time_limit is None else min(time_limit, budget)
             extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
+        self._end_pondering()
         with self._search_lock:
             self._searching_thread = threading.get_ident()
             try:
@@ -598,6 +640,33 @@ def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
         values.append((-weights.evaluate(child), move))
     value, move = max(values)
     return MoveStats(move, 0, 0.5, None, None, value)
+
+
+class _Ponder:
+    """A background search of a player's trees, without limits, until :meth:`end`.  Its
+    threads hold the trees, not the player: a player dropped while it ponders stops them
+    (a finaliser), so no thread outlives its player."""
+
+    def __init__(self, player: MCTSPlayer, trees: List[SearchTree]) -> None:
+        self._threads = [threading.Thread(target=tree.run, args=(None, 0.0), daemon=True,
+                                          name="cythello-ponder") for tree in trees]
+        self._finalizer = weakref.finalize(player, _end_threads, list(trees), self._threads)
+        for thread in self._threads:
+            thread.start()
+
+    def alive(self) -> bool:
+        return any(thread.is_alive() for thread in self._threads)
+
+    def end(self) -> None:
+        self._finalizer()                      # runs once: stops the trees and joins
+
+
+def _end_threads(trees: List[SearchTree], threads: List[threading.Thread]) -> None:
+    for tree in trees:
+        tree.stop()
+    for thread in threads:
+        if thread is not threading.current_thread():
+            thread.join()
 
 
 def _player_from_settings(settings: SearchSettings,
