@@ -96,6 +96,31 @@ def test_nboard_dialogue():
     assert cy.parse_move(moves[1].split()[1].split("/")[0]) in after.legal_moves
 
 
+def test_nboard_and_gtp_ponder_between_commands():
+    # NBoard: the position after each move is pondered until the next search; a ping stops
+    # it at once, and the session still answers everything and ends cleanly.
+    engine = Session(["nboard", "--seed", "1", "--iterations", "2000", "--ponder"])
+    engine.send("nboard 2", f"set game {START_GGF}", "ping 1", "go")
+    engine.until(lambda l: l.startswith("=== "))
+    engine.send("move E6", "move F4", "ping 2", "hint 1", "go")
+    engine.until(lambda l: l.startswith("=== ") and len([x for x in engine.lines
+                                                          if x.startswith("=== ")]) == 2)
+    assert engine.close() == 0
+    assert "pong 2" in engine.lines and any(l.startswith("search ") for l in engine.lines)
+    # GTP: pondering after each genmove, over at quit.
+    from cythello.protocols.gtp import GtpEngine
+    gtp = GtpEngine(cy.MCTSPlayer(iterations=500, seed=1), ponder=True)
+    assert gtp.handle("genmove b").startswith("= ")
+    assert gtp.player.pondering
+    reply = next(iter(gtp.board.legal_moves))
+    assert gtp.handle(f"play w {cy.square_name(reply)}").startswith("=")
+    assert gtp.handle("genmove b").startswith("= ")
+    assert gtp.player.pondering
+    import io
+    gtp.run(io.StringIO("quit\n"), io.StringIO())
+    assert not gtp.player.pondering
+
+
 def _ping_after(proc, delay, n):
     """Send ``ping n`` to a running engine after ``delay`` seconds; the lines up to
     ``pong n`` and how long the pong took."""

@@ -12,15 +12,15 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     """``cythello nboard``: serve the NBoard protocol."""
     from ..protocols.nboard import NBoardEngine
     own_limits = args.iterations is not None or args.time_limit is not None
-    NBoardEngine(sys.stdout, player_from_args(args),
-                 depth_sets_budget=not own_limits).run(sys.stdin)
+    NBoardEngine(sys.stdout, player_from_args(args), depth_sets_budget=not own_limits,
+                 ponder=args.ponder).run(sys.stdin)
     return 0
 
 
 def cmd_gtp(args: argparse.Namespace) -> int:
     """``cythello gtp``: serve GTP."""
     from ..protocols.gtp import GtpEngine
-    GtpEngine(player_from_args(args)).run(sys.stdin, sys.stdout)
+    GtpEngine(player_from_args(args), ponder=args.ponder).run(sys.stdin, sys.stdout)
     return 0
 
 
@@ -40,6 +40,9 @@ def add_parsers(sub: Any) -> None:
                                        "for a GUI.  --iterations/--time, when given, win "
                                        "over the GUI's level and clock.")
         add_search_options(p, default_preset="expert")
+        p.add_argument("--ponder", action="store_true",
+                       help="think on the opponent's time (the next search starts from "
+                            "what it found)")
         p.set_defaults(func=func)
     p = sub.add_parser("bench", help="rules and search benchmarks",
                        description="Playouts, perft and MCTS speed on this machine (the "

@@ -134,7 +134,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         say(f"transcript: {board.transcript()}")
         return 0
     finally:
-        engine.reset()                   # ends pondering, if any
+        engine.stop_pondering()
 
 
 def _engine_move(engine: MCTSPlayer, board: Board, clock: Optional[Clock]) -> int:

@@ -42,8 +42,11 @@ def clean_line(raw: str) -> str:
 class GtpEngine:
     """One GTP session.  ``handle(line)`` returns the full reply (or None for no command)."""
 
-    def __init__(self, player: Optional[MCTSPlayer] = None) -> None:
+    def __init__(self, player: Optional[MCTSPlayer] = None, ponder: bool = False) -> None:
         self.player = player or MCTSPlayer(rollout="heuristic")
+        # Think on the opponent's time: after each genmove, until the next command that
+        # searches (MCTSPlayer.ponder).
+        self.ponder = ponder
         self.board = Board()
         self.main_time: Optional[float] = None
         self.byo_time = 0.0
@@ -101,14 +104,17 @@ class GtpEngine:
 
     def run(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
         """Serve commands until ``quit`` or end of input."""
-        for raw in command_lines(inp):
-            reply = (f"? line longer than {MAX_LINE:,} characters\n\n" if raw is None
-                     else self.handle(raw))
-            if reply is not None:
-                out.write(reply)
-                out.flush()
-            if self.quit:
-                return
+        try:
+            for raw in command_lines(inp):
+                reply = (f"? line longer than {MAX_LINE:,} characters\n\n" if raw is None
+                         else self.handle(raw))
+                if reply is not None:
+                    out.write(reply)
+                    out.flush()
+                if self.quit:
+                    return
+        finally:
+            self.player.stop_pondering()
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -207,6 +213,8 @@ class GtpEngine:
             else:
                 move = self.player.search(self.board, time_limit=budget).best_move
         self.board.push(move)
+        if self.ponder:
+            self.player.ponder(self.board)
         return square_name(move)
 
     def cmd_undo(self, args: List[str]) -> str:

@@ -71,9 +71,13 @@ class NBoardEngine:
     """One NBoard session over a pair of text streams."""
 
     def __init__(self, out: IO[str] = sys.stdout, player: Optional[MCTSPlayer] = None,
-                 depth: int = 4, depth_sets_budget: bool = True) -> None:
+                 depth: int = 4, depth_sets_budget: bool = True, ponder: bool = False) -> None:
         self.out = out
         self.player = player or MCTSPlayer(rollout="heuristic")
+        # Think while idle: after each move or new game, the position reached is searched
+        # in the background until the next search (MCTSPlayer.ponder); a ping stops it, the
+        # next move starts it again, the tree carried over.
+        self.ponder = ponder
         self.board = Board()
         self.depth = depth
         self.depth_sets_budget = depth_sets_budget
@@ -127,6 +131,12 @@ class NBoardEngine:
             lines.put(None)
 
         threading.Thread(target=reader, daemon=True, name="nboard-reader").start()
+        try:
+            self._serve(lines)
+        finally:
+            self.player.stop_pondering()
+
+    def _serve(self, lines: "queue.Queue[Optional[tuple[str, int]]]") -> None:
         while True:
             item = lines.get()
             if item is None or item[0] == "quit":
@@ -184,6 +194,7 @@ class NBoardEngine:
                 used[colour] += item.time or 0.0
                 replay.push(item.move)
         self.board, self.clock_main, self.clock_increment, self.used = board, main, increment, used
+        self._ponder()
 
     def cmd_contempt(self, args: List[str], rest: str) -> None:
         """``set contempt <n>``: accepted and kept (MCTS values a draw at half a win)."""
@@ -196,6 +207,12 @@ class NBoardEngine:
         self.board.push(item.move, implicit_pass=True)
         mover = self.board.turn ^ 1
         self.used[mover] += item.time or 0.0
+        self._ponder()
+
+    def _ponder(self) -> None:
+        """With pondering on, search the position reached while the GUI does not ask."""
+        if self.ponder and not self.interrupted():
+            self.player.ponder(self.board)
 
     def clock(self) -> Optional[Clock]:
         """The side to move's clock, when the GUI gave one."""

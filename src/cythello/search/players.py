@@ -314,7 +314,7 @@ class MCTSPlayer:
         """The move to play: the most-visited root move (a proven win first)."""
         moves = list(board.legal_moves)
         if len(moves) == 1:
-            self._end_pondering()
+            self.stop_pondering()
             return moves[0]              # forced: no thinking needed
         return self.search(board).best_move
 
@@ -331,7 +331,7 @@ class MCTSPlayer:
         (:class:`PlayerBusyError`) while the player searches: the search still uses the
         tree."""
         self._check_not_searching("reset()")
-        self._end_pondering()
+        self.stop_pondering()
         if not self._search_lock.acquire(blocking=False):
             raise PlayerBusyError("reset() while this player searches in another thread; "
                                   "stop() it and wait for the search to return")
@@ -354,7 +354,7 @@ class MCTSPlayer:
         if not isinstance(board, Board):
             raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
         self._check_not_searching("ponder()")
-        self._end_pondering()
+        self.stop_pondering()
         s = self.settings
         if not s.reuse_tree or board.is_game_over() or board.empties() <= s.endgame_empties:
             return
@@ -369,8 +369,9 @@ class MCTSPlayer:
         """Whether a background search started by :meth:`ponder` is running."""
         return self._pondering is not None and self._pondering.alive()
 
-    def _end_pondering(self) -> None:
-        """Stop the background search, if any, and wait for its threads."""
+    def stop_pondering(self) -> None:
+        """End the background search of :meth:`ponder`, if any, and wait for its threads
+        (the tree stays for the next search)."""
         job, self._pondering = self._pondering, None
         if job is not None:
             job.end()
@@ -425,7 +426,7 @@ class MCTSPlayer:
             time_limit = budget if time_limit is None else min(time_limit, budget)
             extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
-        self._end_pondering()
+        self.stop_pondering()
         with self._search_lock:
             self._searching_thread = threading.get_ident()
             try:
