@@ -241,7 +241,7 @@ class NBoardEngine:
         board = board or self.board
         self.send(f"status {NAME} is thinking")
         if self.interrupted():                # answer at once: a ping is waiting
-            result = self.player.search(board, iterations=1)
+            result = self.player.search(board, iterations=1, solve=False)
         elif not self.depth_sets_budget:
             result = self.player.search(board)         # the command line's limits win
         else:

@@ -410,12 +410,15 @@ class MCTSPlayer:
         time_limit: Optional[float] = None,
         on_progress: Optional[Callable[[SearchResult], None]] = None,
         clock: Optional[Clock] = None,
+        solve: bool = True,
     ) -> SearchResult:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
         ``time_limit`` override the player's limits for this search only; a game ``clock``
         (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
-        instead (never more, so the clock never runs out).  Searches of one player from
-        several threads run one after another."""
+        instead (never more, so the clock never runs out).  ``solve=False`` skips the exact
+        solver of ``endgame_empties`` (for an answer wanted at once: a solve is stopped
+        only by its time cap).  Searches of one player from several threads run one after
+        another."""
         extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):
@@ -430,7 +433,7 @@ class MCTSPlayer:
         with self._search_lock:
             self._searching_thread = threading.get_ident()
             try:
-                return self._search(board, iterations, time_limit, on_progress, extra)
+                return self._search(board, iterations, time_limit, on_progress, extra, solve)
             finally:
                 self._searching_thread = None
 
@@ -441,6 +444,7 @@ class MCTSPlayer:
         time_limit: Optional[float],
         on_progress: Optional[Callable[[SearchResult], None]],
         extra: float = 0.0,
+        solve: bool = True,
     ) -> SearchResult:
         """The search; ``extra`` seconds more may go to an unsettled position (see
         ``time_extension``)."""
@@ -460,7 +464,7 @@ class MCTSPlayer:
         self._solver.clear_stop()
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
-        if self.settings.endgame_empties and board.empties() <= self.settings.endgame_empties:
+        if solve and board.empties() <= self.settings.endgame_empties:
             # The solver gets half the time (the tree search keeps the rest if it fails).
             solve_until = start + (time_limit / 2 if time_limit else ENDGAME_TIME_CAP)
             exact = self._solve_exactly(board, start, solve_until)
