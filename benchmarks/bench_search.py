@@ -19,7 +19,7 @@ import time
 
 import cythello as cy
 from cythello.eval import default_weights
-from cythello.search.settings import DEFAULT_MAX_NODES
+from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
 from cythello.search._mcts import (AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE,
                                    SearchTree)
 from _reference import core_round_trip_ns, ratio, reference
@@ -28,7 +28,8 @@ MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 
 
 def iterations_per_second(board, seconds, rollout="random"):
-    tree = SearchTree(board, seed=1, rollout=rollout, max_nodes=50_000_000)
+    tree = SearchTree(board, SearchSettings.preset("classic", seed=1, rollout=rollout,
+                                                   max_nodes=50_000_000))
     start = time.perf_counter()
     done, _ = tree.run(None, time.monotonic() + seconds)
     return done / (time.perf_counter() - start)
@@ -43,7 +44,7 @@ def playouts_per_second(board, seconds, policy="random"):
 
 
 def parallel_rate(threads, seconds, parallel="root", **settings):
-    settings = {"rollout": "random", **settings}
+    settings = {**cy.PRESETS["classic"], "rollout": "random", **settings}
     # The shared tree holds every thread's iterations; root trees hold one thread's each.
     nodes = 60_000_000 if parallel == "tree" else 8_000_000
     player = cy.MCTSPlayer(time_limit=seconds, threads=threads, parallel=parallel, seed=1,
@@ -107,7 +108,7 @@ def options_table(seconds):
 
 def time_overrun_ms(threads, searches=20):
     """How far past a 100 ms limit searches end (median, max), in milliseconds."""
-    player = cy.MCTSPlayer(time_limit=0.1, threads=threads, seed=1)
+    player = cy.MCTSPlayer.preset("classic", time_limit=0.1, threads=threads, seed=1)
     over = []
     for _ in range(searches):
         start = time.monotonic()

@@ -26,7 +26,7 @@ def test_node_is_small():
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 @pytest.mark.parametrize("board", [Board(), MIDGAME], ids=["start", "midgame"])
 def test_search_invariants(board, rollout):
-    tree = SearchTree(board, seed=3, rollout=rollout)
+    tree = SearchTree(board, seed=3, **dict(cy.PRESETS["classic"], rollout=rollout))
     done, reason = tree.run(3000)
     assert (done, reason) == (3000, "iterations")
     assert tree.root_visits == 3000
@@ -62,11 +62,12 @@ def test_player_result_fields():
 
 
 def test_same_seed_same_result():
-    a = MCTSPlayer(iterations=3000, seed=11).search(MIDGAME)
-    b = MCTSPlayer(iterations=3000, seed=11).search(MIDGAME)
+    # Playouts: the seed decides them.
+    a = MCTSPlayer.preset("classic", iterations=3000, seed=11).search(MIDGAME)
+    b = MCTSPlayer.preset("classic", iterations=3000, seed=11).search(MIDGAME)
     assert [(s.move, s.visits, s.win_rate) for s in a.moves] == \
            [(s.move, s.visits, s.win_rate) for s in b.moves]
-    c = MCTSPlayer(iterations=3000, seed=12).search(MIDGAME)
+    c = MCTSPlayer.preset("classic", iterations=3000, seed=12).search(MIDGAME)
     assert [(s.move, s.visits) for s in a.moves] != [(s.move, s.visits) for s in c.moves]
 
 
@@ -93,7 +94,7 @@ def test_terminal_positions_are_scored_exactly_and_the_root_is_solved():
     # prove the root lost for white and stop early.
     board = Board("X" * 61 + "OX- O")
     assert not board.is_game_over()
-    result = MCTSPlayer(iterations=10_000, seed=1).search(board)
+    result = MCTSPlayer(iterations=10_000, seed=1, endgame_empties=0).search(board)
     assert result.proof == "loss"
     assert result.stop_reason == "solved"
     assert result.iterations < 10_000
@@ -107,7 +108,7 @@ def test_solver_proves_endgames_exactly(seed, transpositions):
     board = random_endgame(rng, empties=6 + 2 * transpositions)
     while not board.legal_moves_mask:          # a root with placements, not a forced pass
         board = random_endgame(rng, empties=6 + 2 * transpositions)
-    result = MCTSPlayer(iterations=300_000, seed=seed,
+    result = MCTSPlayer(iterations=300_000, seed=seed, endgame_empties=0,
                         transpositions=transpositions).search(board)
     assert result.stop_reason == "solved"
     verdict = {1: "win", 0: "draw", -1: "loss"}
@@ -302,11 +303,12 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
     moves = set(board.legal_moves)
     corners = moves & {cy.A1, cy.H1, cy.A8, cy.H8}
     assert corners and moves - corners
-    tree = SearchTree(board, seed=1, progressive_bias=4.0)
+    tree = SearchTree(board, seed=1, progressive_bias=4.0, eval_weights=None)
     tree.run(1)
     visited = [m for m, v, *_ in tree.child_stats() if v]
     assert len(visited) == 1 and visited[0] in corners
-    result = MCTSPlayer(iterations=3000, progressive_bias=4.0, seed=1).search(board)
+    result = MCTSPlayer.preset("classic", iterations=3000, progressive_bias=4.0,
+                               seed=1).search(board)
     assert sum(s.visits for s in result.moves) == 3000
     with pytest.raises(SettingsError):
         MCTSPlayer(progressive_bias=-1)
@@ -366,7 +368,7 @@ def test_the_evaluation_values_are_the_evaluators():
         child = board.copy()
         child.push(move)
         assert value == pytest.approx(-evaluate(child), abs=1 / 128)
-    plain = SearchTree(board, seed=1)
+    plain = SearchTree(board, seed=1, eval_weights=None)
     plain.run(10)
     assert plain.root_value is None and all(c[5] is None for c in plain.child_stats())
 
@@ -629,6 +631,8 @@ def test_rave_statistics(settings, threads):
     board = Board.from_transcript("f5d6c3d3c4f4")
     if settings:
         settings = dict(settings, eval_weights=default_weights(), minimax_weight=0.7)
+    else:
+        settings = dict(cy.PRESETS["classic"])        # playouts, no evaluation
     tree = SearchTree(board, seed=3, rave=100.0, threads=threads, max_nodes=1_000_000,
                       **settings)
     tree.run(5000)

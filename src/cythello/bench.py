@@ -10,6 +10,7 @@ from .core._perft import perft
 from .search._rollout import random_playouts
 from .search._mcts import NODE_BYTES, SearchTree
 from .search.players import MCTSPlayer
+from .search.settings import SearchSettings
 
 MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
 
@@ -36,14 +37,16 @@ def run_bench(seconds: float = 1.0) -> Iterator[str]:
     yield f"{'perft(10) seconds':<42}{time.perf_counter() - t:>14.3f}"
     for name, board, rollout in (("start", start_board, "random"), ("midgame", mid, "random"),
                                  ("start", start_board, "heuristic")):
-        tree = SearchTree(board, seed=1, rollout=rollout, max_nodes=50_000_000)
+        tree = SearchTree(board, SearchSettings.preset("classic", seed=1, rollout=rollout,
+                                                       max_nodes=50_000_000))
         t = time.perf_counter()
         done, _ = tree.run(None, time.monotonic() + seconds)
         yield f"{f'MCTS iterations/s, {name} ({rollout})':<42}{done / (time.perf_counter() - t):>14,.0f}"
     yield f"{'bytes per node':<42}{NODE_BYTES:>14}"
-    one = MCTSPlayer(time_limit=seconds, threads=1, rollout="random", seed=1).search(mid)
+    one = MCTSPlayer.preset("classic", time_limit=seconds, threads=1, rollout="random",
+                            seed=1).search(mid)
     for parallel in ("tree", "root"):
-        two = MCTSPlayer(time_limit=seconds, threads=2, rollout="random", seed=1,
-                         parallel=parallel).search(mid)
+        two = MCTSPlayer.preset("classic", time_limit=seconds, threads=2, rollout="random",
+                                seed=1, parallel=parallel).search(mid)
         yield f"{f'2-thread speed-up ({parallel} parallel)':<42}" \
               f"{two.iterations_per_second / one.iterations_per_second:>13.2f}x"

@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
 
 __all__ = [
     "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
-    "PRESETS", "NODE_BYTES",
+    "PRESETS", "CLASSIC", "NODE_BYTES",
 ]
 
 SQRT2 = math.sqrt(2.0)
@@ -54,12 +54,19 @@ UNSETTLED_RATIO = 0.5
 # positions (benchmarks/bench_endgame.py --by-empties).
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
                                        "minimax_weight": 0.7, "exploration": 1.0}
+# Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
+# UCB1 with c = sqrt(2), no evaluation, no exact solver.  Not a difficulty level but the
+# way to ask for the classic algorithm (MCTSPlayer.preset("classic"), mcts:preset=classic);
+# self-play players start from it, so that its data stay as they were.
+CLASSIC: Dict[str, object] = {"exploration": SQRT2, "rollout": "heuristic", "eval_weights": None,
+                              "leaf_eval": 0.0, "minimax_weight": 0.0, "endgame_empties": 0}
 PRESETS: Dict[str, Dict[str, object]] = {
-    "easy": {"iterations": 200, "exploration": 2.0, "rollout": "random"},
+    "easy": {**CLASSIC, "iterations": 200, "exploration": 2.0, "rollout": "random"},
     "medium": {"iterations": 1_000, "endgame_empties": 12, **_WITH_EVALUATION},
     "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
     "expert": {"iterations": 5_000_000, "time_limit": 5.0, "endgame_empties": 22,
                **_WITH_EVALUATION},
+    "classic": CLASSIC,
 }
 
 

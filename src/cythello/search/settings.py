@@ -154,7 +154,12 @@ class SearchSettings:
     """Every setting of a tree search, checked once when made; immutable (derive changed
     settings with :meth:`replace`).  ``SearchSettings(**options)`` takes the fields below by
     name; :meth:`preset` starts from a difficulty level.  Without an iteration or a time
-    limit a search runs 1,000 iterations."""
+    limit a search runs 1,000 iterations.
+
+    The defaults are the strongest measured search (the expert preset's: the learned
+    evaluation valuing every new child and leaf, minimax backups, exploration 1, the exact
+    solver from 20 empties); ``SearchSettings.preset("classic")`` is plain UCT with
+    playouts and no evaluation, as cythello 0.1.0 searched."""
 
     iterations: Optional[int] = _setting(
         None, _int(1, MAX_ITERATIONS), "iterations per search (with time_limit: whichever "
@@ -162,7 +167,7 @@ class SearchSettings:
     time_limit: Optional[float] = _setting(
         None, _SECONDS, "seconds per search", optional=True)
     exploration: float = _setting(
-        math.sqrt(2.0), _number(0, 100), "UCB1's exploration constant c")
+        1.0, _number(0, 100), "UCB1's exploration constant c")
     rollout: str = _setting(
         "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
     threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
@@ -188,18 +193,19 @@ class SearchSettings:
     progress_interval: float = _setting(
         0.25, _SECONDS, "seconds between on_progress reports")
     endgame_empties: int = _setting(
-        0, _int(0, 60), "solve exactly from this many empty squares (0: never)")
+        20, _int(0, 60), "solve exactly from this many empty squares (0: never)")
     progressive_bias: float = _setting(
         0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
     eval_weights: Any = _setting(
-        None, _WEIGHTS, "the pattern evaluation: 'default', a weights file or PatternWeights "
-        "(None: none)", optional=True)
+        "default", _WEIGHTS, "the pattern evaluation: 'default' (the shipped weights), a "
+        "weights file or PatternWeights (None: none, square knowledge for the prior)",
+        optional=True)
     eval_scale: float = _setting(
         8.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
     minimax_weight: float = _setting(
-        0.0, _number(0, 1), "weight of a child's minimax value in its mean reward")
+        0.7, _number(0, 1), "weight of a child's minimax value in its mean reward")
     leaf_eval: float = _setting(
-        0.0, _number(0, 1), "weight of the evaluation in a new leaf's value (1: no playouts)")
+        1.0, _number(0, 1), "weight of the evaluation in a new leaf's value (1: no playouts)")
     early_stop: bool = _setting(
         False, _FLAG, "stop once the most visited move cannot be overtaken")
     widening: float = _setting(

@@ -43,7 +43,7 @@ class GameSettings:
         if self.player.get("threads", 1) != 1:
             raise SettingsError("self-play searches use one thread each (workers run "
                                 "games in parallel)")
-        MCTSPlayer(**self.player)                      # validates the settings
+        MCTSPlayer.preset("classic", **self.player)    # validates the settings
         if not 0 <= self.random_plies <= 60:
             raise SettingsError(f"random_plies must be 0-60, not {self.random_plies}")
         if not self.temperature > 0:
@@ -84,7 +84,9 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
         board.push(rng.choice(list(board.legal_moves)))
     if board.is_game_over():           # a random start that ended at once: start again
         board = Board()
-    player = MCTSPlayer(**{**settings.player, "seed": s})
+    # On top of plain UCT (the settings self-play always had as defaults): the data, and
+    # the training pipeline that makes them, stay as they were.
+    player = MCTSPlayer.preset("classic", **{**settings.player, "seed": s})
     rows: List[Tuple[int, int, int, int, np.ndarray, float, int]] = []
     recorded = 0
     while not board.is_game_over():
