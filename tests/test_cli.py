@@ -128,6 +128,15 @@ def test_analyse_a_whole_game(tmp_path):
     assert all(r.get("forced") or r.get("best_value") is not None for r in data)
 
 
+def test_analyse_without_options_runs_the_strong_search_for_two_seconds():
+    out = run_cli(["analyse", "f5d6c3", "--json"])
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["stop_reason"] == "time" and data["iterations"] > 1000
+    assert data["value"] is not None                     # the evaluation was on
+    assert "searching" not in out.stderr                 # no progress line off a terminal
+
+
 def test_play_shows_the_game_as_it_goes(tmp_path):
     save = tmp_path / "game.ggf"
     script = "\n".join(["moves", "d3", "moves", "undo", "c4", f"save {save}", "quit"]) + "\n"

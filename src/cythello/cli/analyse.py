@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, Tuple
+import sys
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..core._board import Board
 from ..records.ggf import read_ggf
@@ -15,6 +16,8 @@ from .common import (
     add_position, add_search_options, player_from_args, position_from_args, render_board, say,
     use_colour,
 )
+
+ANALYSE_SECONDS = 2.0          # the default search of one position: the expert, this long
 
 
 def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
@@ -130,8 +133,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         say(str(board))
         say(f"game over: {outcome.result()}")
         return 0
-    player = player_from_args(args)
-    result = _with_exact_scores(board, player.search(board))
+    player = _player(args, whole_game=False)
+    progress = _progress_line()
+    result = _with_exact_scores(board, player.search(board, on_progress=progress))
+    if progress is not None:
+        sys.stderr.write("\r\033[K")                    # the progress line goes
+        sys.stderr.flush()
     if args.json:
         data = result.to_dict()
         data["board"] = board.board_string()
@@ -141,9 +148,33 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _player(args: argparse.Namespace, whole_game: bool) -> Any:
+    """The player the options ask for; without a preset or a limit, the expert for
+    ANALYSE_SECONDS on one position (a first run shows the strong search at work, quickly),
+    the medium preset for each position of a game."""
+    if args.preset is None and args.iterations is None and args.time_limit is None:
+        changes = {"preset": "medium"} if whole_game else {"preset": "expert",
+                                                           "time_limit": ANALYSE_SECONDS}
+        args = argparse.Namespace(**{**vars(args), **changes})
+    return player_from_args(args)
+
+
+def _progress_line() -> Optional[Callable[[SearchResult], None]]:
+    """On a terminal, a line on stderr that follows the search (cleared at the end)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(snapshot: SearchResult) -> None:
+        discs = f", {snapshot.discs:+.1f} discs" if snapshot.discs is not None else ""
+        sys.stderr.write(f"\r\033[Ksearching {snapshot.elapsed:4.1f} s: "
+                         f"{snapshot.iterations:,} iterations, best "
+                         f"{snapshot.best_move_name}{discs} ")
+        sys.stderr.flush()
+    return show
+
+
 def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> int:
-    import sys
-    player = player_from_args(args)
+    player = _player(args, whole_game=True)
     show = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
@@ -194,7 +225,9 @@ def add_parser(sub: Any) -> None:
                     "with a .ggf file or --game, analyse every move of a game: its value, "
                     "the best move and the discs lost, optionally as a graph (--svg).")
     add_position(p, "the position, or a .ggf game file")
-    add_search_options(p)
+    add_search_options(p, default_preset=None,
+                       default_text=f"expert for {ANALYSE_SECONDS:g} s on a position, medium "
+                                    "on each position of a game")
     p.add_argument("--game", action="store_true",
                    help="analyse every move of the transcript instead of its last position")
     p.add_argument("--game-index", type=int, default=0,

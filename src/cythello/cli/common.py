@@ -75,10 +75,11 @@ def position_from_args(args: argparse.Namespace) -> Board:
     return board_from_text(getattr(args, "board", None) or args.position)
 
 
-def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str] = "medium") -> None:
+def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str] = "medium",
+                       default_text: str = "%(default)s") -> None:
     """The preset and limit options shared by the commands that search."""
     p.add_argument("--preset", choices=list(PRESETS), default=default_preset,
-                   help="difficulty preset (default: %(default)s); the options below "
+                   help=f"difficulty preset (default: {default_text}); the options below "
                         "override its settings")
     p.add_argument("--iterations", "-n", type=int, help="iterations per move")
     p.add_argument("--time", "-t", type=float, dest="time_limit", help="seconds per move")
