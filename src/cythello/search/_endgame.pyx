@@ -36,7 +36,7 @@ include "_endgame_impl.pxi"
 
 from cythello.core._cpu import load_v3
 from cythello.errors import PlayerBusyError, SettingsError
-from cythello.search.settings import MAX_THREADS, check_int, check_number
+from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
 ctypedef int (*run_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
@@ -71,7 +71,7 @@ cdef class Solver:
 
     def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
-        self.threads = check_int("threads", threads, 1, MAX_THREADS)
+        self.threads = check_int("threads", threads, 1, _MAX_THREADS)
         self.table.entries = NULL
         self.table.date = 0
         if isinstance(weights, str) and weights == "default":

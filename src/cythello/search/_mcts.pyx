@@ -37,13 +37,13 @@ from cythello.core._platform cimport (
 )
 from cythello.search._rollout cimport playout
 from cythello.search._transpositions cimport (
-    NodeTable, TableEntry, TABLE_NODES_PER_ENTRY, table_init, table_free, table_clear,
+    NodeTable, table_init, table_free, table_clear,
     table_probe, table_store,
 )
 from cythello.search._pool cimport (
     Node, NodePool, Amaf, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
-    pool_keep_subtree, pool_compact, pool_recycle_threshold, FLAG_WHITE_MOVED, FLAG_EXPANDED, FLAG_TERMINAL, FLAG_EXPANDING,
-    UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
+    pool_keep_subtree, pool_compact, pool_recycle_threshold, FLAG_WHITE_MOVED, FLAG_EXPANDED,
+    FLAG_TERMINAL, FLAG_EXPANDING, UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, eval_fn

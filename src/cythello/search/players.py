@@ -302,7 +302,8 @@ class MCTSPlayer:
     @classmethod
     def preset(cls, name: str, *, on_progress: Optional[Callable[[SearchResult], None]] = None,
                **overrides: Any) -> MCTSPlayer:
-        """A player at a difficulty level: ``easy``, ``medium``, ``hard`` or ``expert``."""
+        """A player at a difficulty level (``easy``, ``medium``, ``hard``, ``expert``), or
+        ``classic`` (plain UCT with playouts)."""
         return cls(SearchSettings.preset(name, **overrides), on_progress=on_progress)
 
     def __repr__(self) -> str:
@@ -610,7 +611,8 @@ class MCTSPlayer:
             best_move=best, iterations=iterations, root_visits=root_visits,
             nodes=sum(t.nodes for t in self._trees), elapsed=time.monotonic() - start,
             win_rate=win_rate, principal_variation=pv, moves=moves, stop_reason=reason,
-            proof=proofs[0] if proofs else None, reused_visits=reused, threads=self.settings.threads,
+            proof=proofs[0] if proofs else None, reused_visits=reused,
+            threads=self.settings.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
 

@@ -230,8 +230,8 @@ class SearchSettings:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> SearchSettings:
-        """A difficulty level's settings (``easy``, ``medium``, ``hard``, ``expert``), with
-        ``overrides``."""
+        """A preset's settings (the levels ``easy``, ``medium``, ``hard``, ``expert``, or
+        ``classic``: plain UCT with playouts), with ``overrides``."""
         from .players import PRESETS
         if name not in PRESETS:
             raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
