@@ -157,6 +157,70 @@ def test_weights_files_are_checked(tmp_path):
         PatternWeights(np.zeros((2, 3), dtype=np.int16))
 
 
+def _resealed(body):
+    """A weights file around ``body`` with a valid checksum."""
+    import struct
+    import zlib
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def test_hostile_weights_files_are_refused_cheaply(tmp_path):
+    """Devices, FIFOs, zlib bombs and odd JSON headers with valid checksums: each one a
+    WeightsError naming the file, without reading without bound, blocking or a traceback
+    of another kind."""
+    import json
+    import os
+    import struct
+    import subprocess
+    import sys
+    import zlib
+    from cythello.eval import weights as w
+    packed, header = read_weights(DEFAULT_PATH)
+    good = tmp_path / "good.weights"
+    save_weights(good, packed, {})
+    data = good.read_bytes()
+    hlen = struct.unpack("<I", data[12:16])[0]
+    head = data[:12]
+    payload_part = data[16 + hlen:-4]
+
+    def with_header(obj_bytes):
+        return _resealed(head + struct.pack("<I", len(obj_bytes)) + obj_bytes + payload_part)
+
+    bomb = zlib.compress(b"\0" * (200 << 20), 9)
+    cases = {
+        "list header": with_header(b"[1, 2]"),
+        "deep header": with_header(b"[" * 100_000 + b"]" * 100_000),
+        "provenance 5": with_header(json.dumps({"layout": patterns.layout_id(),
+                                                "provenance": 5}).encode()),
+        "bomb": _resealed(data[:16 + hlen] + struct.pack("<I", len(bomb)) + bomb),
+    }
+    for name, content in cases.items():
+        path = tmp_path / f"{name.replace(' ', '_')}.weights"
+        path.write_bytes(content)
+        with pytest.raises(WeightsError, match=str(path.name)):
+            load_weights(path)
+    if os.path.exists("/dev/zero"):
+        with pytest.raises(WeightsError, match="not a regular file"):
+            load_weights("/dev/zero")
+    with pytest.raises(WeightsError, match="not a regular file"):
+        load_weights(tmp_path)
+    big = tmp_path / "big.weights"
+    with open(big, "wb") as f:
+        f.truncate(w.MAX_FILE + 1)
+    with pytest.raises(WeightsError, match="more than"):
+        load_weights(big)
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.weights"
+        os.mkfifo(fifo)
+        code = ("from cythello.eval.weights import load_weights\n"
+                "from cythello.errors import WeightsError\n"
+                f"try:\n    load_weights({str(fifo)!r})\nexcept WeightsError as e:\n"
+                "    print(e)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60)
+        assert "not a regular file" in out.stdout, out
+
+
 def test_weights_for_another_layout_are_refused(tmp_path, monkeypatch):
     packed, _ = read_weights(DEFAULT_PATH)
     path = tmp_path / "w.weights"

@@ -486,3 +486,33 @@ def test_fuzz_parsers_with_random_text():
                 parse(text)
             except (ValueError, TypeError):
                 pass
+
+
+def test_record_files_in_other_encodings_are_read_or_named(tmp_path):
+    """OBF and GGF files: a UTF-8 byte-order mark is read like any UTF-8 file; UTF-16 or
+    Latin-1 text, a directory, or a bad line is an InvalidBoardError naming the file."""
+    from cythello.records.ggf import read_ggf
+    line = (DATA / "fforum-1-19.obf").read_text().splitlines()[0]
+    bom = tmp_path / "bom.obf"
+    bom.write_bytes(b"\xef\xbb\xbf" + line.encode() + b"\n")
+    assert len(list(cy.read_obf(bom))) == 1
+    game = "(;GM[Othello]PC[x]PB[a]PW[b]TY[8]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + \
+        " *]B[F5]W[D6];)"
+    ggf = tmp_path / "bom.ggf"
+    ggf.write_bytes(b"\xef\xbb\xbf" + game.encode())
+    assert len(read_ggf(str(ggf))) == 1
+    for name, data in (("utf16.obf", line.encode("utf-16")),
+                       ("latin1.obf", line.encode() + " % café".encode("latin-1"))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(InvalidBoardError, match=name):
+            list(cy.read_obf(path))
+    bad = tmp_path / "bad.obf"
+    bad.write_text(line + "\nnot a board\n")
+    with pytest.raises(InvalidBoardError, match="bad.obf, line 2"):
+        list(cy.read_obf(bad))
+    with pytest.raises(InvalidBoardError, match="not a regular file"):
+        list(cy.read_obf(tmp_path))
+    with pytest.raises(InvalidBoardError, match="utf16.ggf"):
+        (tmp_path / "utf16.ggf").write_bytes(game.encode("utf-16"))
+        read_ggf(str(tmp_path / "utf16.ggf"))

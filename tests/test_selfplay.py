@@ -135,14 +135,37 @@ def test_bad_paths_give_clear_errors(tmp_path):
 
 
 def test_full_disk_leaves_no_complete_looking_shard(tmp_path, monkeypatch):
-    import cythello.selfplay.shards as shards
+    import cythello._files as files
+    real = files.os.fsync
+    calls = []
 
     def full(fd):
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(shards.os, "fsync", full)
+        calls.append(fd)
+        if len(calls) > 1:                       # the manifest is written, the shard not
+            raise OSError(28, "No space left on device")
+        real(fd)
+    monkeypatch.setattr(files.os, "fsync", full)
     with pytest.raises(ShardError, match="No space left"):
         selfplay.generate(2, tmp_path, seed=1, **SETTINGS)
     assert not list(tmp_path.glob("shard-*"))                 # neither .npz nor .part
+    assert (tmp_path / "run.json").exists()
+
+
+def test_a_manifest_is_whole_or_absent_and_a_damaged_one_explained(tmp_path, monkeypatch):
+    import cythello._files as files
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(files.os, "fsync", full)
+    with pytest.raises(ShardError, match="No space left"):
+        selfplay.generate(2, tmp_path, seed=1, **SETTINGS)
+    assert list(tmp_path.iterdir()) == []                     # no 0-byte run.json
+    monkeypatch.undo()
+    (tmp_path / "run.json").write_bytes(b"")                  # as an older version left it
+    with pytest.raises(ShardError, match="damaged.*delete it"):
+        selfplay.generate(2, tmp_path, seed=1, **SETTINGS)
+    (tmp_path / "run.json").unlink()
+    selfplay.generate(2, tmp_path, seed=1, **SETTINGS)
 
 
 def test_matches_in_parallel_equal_serial():

@@ -14,6 +14,7 @@ A file that is missing, truncated, corrupt or made for another feature layout ra
 from __future__ import annotations
 
 import json
+import os
 import struct
 import zlib
 from functools import lru_cache
@@ -22,12 +23,14 @@ from typing import Any, Dict, Optional, Union
 
 import numpy as np
 
+from .._files import inflate, read_regular_file, write_atomic
 from ..errors import WeightsError
 from . import patterns
 from ._patterns import PatternWeights
 
 MAGIC = b"CYTHEVAL"
 FORMAT_VERSION = 1
+MAX_FILE = 64 << 20                   # bytes: far above any weights file (1.8 MB shipped)
 DEFAULT_PATH = Path(__file__).with_name("default.weights")
 
 _PathLike = Union[str, "Path"]
@@ -62,20 +65,16 @@ def save_weights(path: _PathLike, packed: np.ndarray, provenance: Dict[str, Any]
     payload = zlib.compress(packed.astype("<i2").tobytes(), 9)
     body = (MAGIC + struct.pack("<II", FORMAT_VERSION, len(header)) + header
             + struct.pack("<I", len(payload)) + payload)
-    data = body + struct.pack("<I", zlib.crc32(body))
-    tmp = Path(str(path) + ".part")
-    tmp.write_bytes(data)
-    tmp.replace(path)                 # a crash never leaves a half-written file in place
+    write_atomic(path, body + struct.pack("<I", zlib.crc32(body)), "evaluation weights",
+                 WeightsError)
 
 
 def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
-    """The packed weights and the header of a weights file, checked."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise WeightsError(f"cannot read evaluation weights {path}: {exc.strerror}") from None
+    """The packed weights and the header of a weights file, checked: a regular file of at
+    most MAX_FILE bytes, decompressed to its known size at most, with a JSON object for a
+    header (see the module's docstring)."""
     where = f"evaluation weights {path}"
+    data = read_regular_file(path, MAX_FILE, where, WeightsError)
     if len(data) < 24 or data[:8] != MAGIC:
         raise WeightsError(f"{where} is not a cythello weights file (bad magic)")
     (crc,) = struct.unpack("<I", data[-4:])
@@ -85,18 +84,21 @@ def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
     if version != FORMAT_VERSION:
         raise WeightsError(f"{where} has format version {version}; this cythello reads "
                            f"{FORMAT_VERSION}")
+    if 20 + hlen > len(data) - 4:
+        raise WeightsError(f"{where} is corrupt (header length {hlen})")
     try:
         header = json.loads(data[16:16 + hlen].decode())
-        (plen,) = struct.unpack("<I", data[16 + hlen:20 + hlen])
-        raw = zlib.decompress(data[20 + hlen:20 + hlen + plen])
-    except (ValueError, struct.error, zlib.error) as exc:
-        raise WeightsError(f"{where} is corrupt ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise WeightsError(f"{where} is corrupt (header: {exc})") from None
+    if not isinstance(header, dict) or not isinstance(header.get("provenance", {}), dict):
+        raise WeightsError(f"{where} is corrupt (its header is not a JSON object with a "
+                           "provenance object)")
     if header.get("layout") != patterns.layout_id():
         raise WeightsError(f"{where} was made for feature layout {header.get('layout')!r}, "
                            f"not this cythello's {patterns.layout_id()!r}")
+    (plen,) = struct.unpack("<I", data[16 + hlen:20 + hlen])
     expected = patterns.N_STAGES * patterns.packed_size() * 2
-    if len(raw) != expected:
-        raise WeightsError(f"{where} holds {len(raw)} bytes of weights, not {expected}")
+    raw = inflate(data[20 + hlen:20 + hlen + plen], expected, where, WeightsError)
     packed = np.frombuffer(raw, dtype="<i2").reshape(patterns.N_STAGES, patterns.packed_size())
     return packed.astype(np.int16), header
 
@@ -107,7 +109,7 @@ def load_weights(path: Optional[_PathLike] = None) -> PatternWeights:
         return default_weights()
     packed, header = read_weights(path)
     info = dict(header.get("provenance", {}))
-    info["file"] = str(path)
+    info["file"] = os.fspath(path)
     return PatternWeights(unpack(packed), info)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence
 
+from .._files import read_text
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from ..squares import BLACK, parse_move, record_move
@@ -197,9 +198,8 @@ def iter_games(text: str) -> Iterator[GgfGame]:
 
 
 def read_ggf(path: str) -> List[GgfGame]:
-    """Every game in a ``.ggf`` file."""
-    with open(path, encoding="utf-8") as fh:
-        return list(iter_games(fh.read()))
+    """Every game in a ``.ggf`` file (UTF-8, a byte-order mark allowed)."""
+    return list(iter_games(read_text(path, "GGF file", InvalidBoardError)))
 
 
 def write_ggf(path: str, games: List[GgfGame]) -> None:

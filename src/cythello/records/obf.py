@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Union
 
+from .._files import read_text
 from ..core._board import Board
 from ..errors import InvalidBoardError, InvalidMoveError
 from ..squares import parse_move, record_move
@@ -66,8 +67,14 @@ def parse_obf_line(line: str) -> ObfPosition:
 
 
 def read_obf(source: Union[str, "os.PathLike[str]"]) -> Iterator[ObfPosition]:
-    """Yield the positions of an ``.obf`` file, skipping blank lines and ``%`` comments."""
-    with open(source, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip() and not line.lstrip().startswith("%"):
-                yield parse_obf_line(line)
+    """Yield the positions of an ``.obf`` file (UTF-8, a byte-order mark allowed),
+    skipping blank lines and ``%`` comments; a bad line is an error naming the file and
+    the line."""
+    text = read_text(source, "OBF file", InvalidBoardError)
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("%"):
+            try:
+                position = parse_obf_line(line)
+            except ValueError as exc:
+                raise InvalidBoardError(f"{os.fspath(source)}, line {number}: {exc}") from None
+            yield position

@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from .._files import write_atomic
 from ..errors import SettingsError
 from .games import GameSettings, game_seed, play_game, replay_check
 from .shards import (
@@ -119,9 +120,12 @@ def _check_manifest(out: Path, manifest: Dict[str, Any]) -> None:
     path = out / MANIFEST
     if path.exists():
         try:
-            old = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise ShardError(f"cannot read {path}: {exc}") from None
+            old = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(old, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError, RecursionError) as exc:
+            raise ShardError(f"{path} is damaged ({exc}); delete it and run again with the "
+                             "same arguments to keep the shards already played") from None
         old.pop("cythello", None)
         new = dict(manifest)
         new.pop("cythello", None)
@@ -129,10 +133,9 @@ def _check_manifest(out: Path, manifest: Dict[str, Any]) -> None:
             raise SettingsError(f"{out} holds a run with other settings; use another "
                                 f"directory (or delete it) to start a new run")
         return
-    try:
-        path.write_text(json.dumps(manifest, indent=2, sort_keys=True))
-    except OSError as exc:
-        raise ShardError(f"cannot write {path}: {exc.strerror or exc}") from None
+    # Whole or absent: a crash or a full disk never leaves a manifest that blocks resumes.
+    write_atomic(path, json.dumps(manifest, indent=2, sort_keys=True).encode(), "manifest",
+                 ShardError)
 
 
 def _complete(path: Path) -> bool:

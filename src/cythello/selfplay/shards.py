@@ -7,12 +7,13 @@ complete; a crash leaves at most a ``.part`` file, which is ignored and overwrit
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
+
+from .._files import write_atomic
 
 # The columns of a shard, their dtypes and meaning (the documented schema).
 SCHEMA: Dict[str, "tuple[str, str]"] = {
@@ -52,19 +53,7 @@ def write_shard(path: Path, columns: Dict[str, np.ndarray]) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, member.getvalue())
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(buf.getvalue())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise ShardError(f"cannot write shard {path}: {exc.strerror or exc}") from None
+    write_atomic(path, buf.getvalue(), "shard", ShardError)
 
 
 def read_shard(path: Path) -> Dict[str, np.ndarray]:
