@@ -1,6 +1,11 @@
-"""The exceptions cythello raises.  Bad input raises ``ValueError`` or ``TypeError``
+"""The exceptions of cythello's core: bad input raises ``ValueError`` or ``TypeError``
 subclasses, so code that already catches those keeps working; misuse of a running search
-raises :class:`PlayerBusyError` (a ``RuntimeError``)."""
+raises :class:`PlayerBusyError` (a ``RuntimeError``).
+
+Errors that belong to one subsystem live beside it: ``ShardError`` (an ``OSError``:
+self-play files, :mod:`cythello.selfplay.shards`), the ``EngineError`` family (an external
+engine that died, timed out or broke its protocol, :mod:`cythello.protocols.engine`) and
+``GtpError`` (a GTP command's failure, answered as ``? message``)."""
 
 
 class InvalidMoveError(ValueError):
@@ -27,3 +32,8 @@ class WeightsError(ValueError):
 class PlayerBusyError(RuntimeError):
     """A player (or tree, or solver) was asked to do something while it searches: search
     again from its own progress callback, or reset from another thread."""
+
+
+class BookError(ValueError):
+    """An opening book file that is missing, corrupt or not a book, or a book asked for
+    something it cannot do (a position outside it)."""

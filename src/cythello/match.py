@@ -75,30 +75,31 @@ def _elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0   # + 0.0: no "-0" for an even score
 
 
-def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
-    """Elo difference from a match score and the half-width of its 95% interval.  The
-    interval is Wilson's for the score, so it stays honest for 20-0 sweeps (where the point
-    estimate is clipped at +1200)."""
+def _wilson(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
+    """The score of a match and the ends of its 95% Wilson interval."""
     n = wins + draws + losses
-    if n == 0:
-        return 0.0, float("inf")
     score = (wins + 0.5 * draws) / n
     z = 1.96
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    low, high = _elo(centre - half), _elo(centre + half)
-    return _elo(score), (high - low) / 2
+    return score, centre - half, centre + half
+
+
+def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
+    """Elo difference from a match score and the half-width of its 95% interval.  The
+    interval is Wilson's for the score, so it stays honest for 20-0 sweeps (where the point
+    estimate is clipped at +1200)."""
+    if wins + draws + losses == 0:
+        return 0.0, float("inf")
+    score, low, high = _wilson(wins, draws, losses)
+    return _elo(score), (_elo(high) - _elo(low)) / 2
 
 
 def elo_bound(wins: int, draws: int, losses: int) -> float:
     """The Elo bound a perfect score supports: the lower end of the 95% Wilson interval
     after all wins (the upper end after all losses)."""
-    n = wins + draws + losses
-    score = (wins + 0.5 * draws) / n
-    z = 1.96
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return _elo(centre - half) if score >= 0.5 else _elo(centre + half)
+    score, low, high = _wilson(wins, draws, losses)
+    return _elo(low) if score >= 0.5 else _elo(high)
 
 
 def _play_pairing(first: Any, second: Any, g: int,

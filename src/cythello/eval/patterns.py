@@ -26,6 +26,7 @@ from typing import List, Tuple
 
 import numpy as np
 
+from ..core._board import transform_square
 from ..squares import SQUARE_NAMES
 
 
@@ -82,19 +83,6 @@ def stage_of(empties: int) -> int:
 
 # -- symmetries -------------------------------------------------------------------------------
 
-def _symmetry_square(sq: int, k: int) -> int:
-    """Where square ``sq`` goes under board symmetry ``k`` (as ``Board.transform``: bit 0
-    mirrors the columns, bit 1 the rows, bit 2 the a1-h8 diagonal, in that order)."""
-    r, c = divmod(sq, 8)
-    if k & 1:
-        c = 7 - c
-    if k & 2:
-        r = 7 - r
-    if k & 4:
-        r, c = c, r
-    return r * 8 + c
-
-
 @dataclass(frozen=True)
 class PatternLayout:
     """Derived tables of one pattern: its instances and its packing."""
@@ -109,7 +97,7 @@ class PatternLayout:
         """The squares the instance of symmetry ``k`` reads, in digit order: reading the
         board transformed by ``k`` at the pattern's squares is reading the original board
         at these."""
-        inverse = {_symmetry_square(s, k): s for s in range(64)}
+        inverse = {transform_square(s, k): s for s in range(64)}
         return tuple(inverse[s] for s in self.squares)
 
 
@@ -120,7 +108,7 @@ def _layout(pattern: Pattern) -> PatternLayout:
     instances = []
     permutations = []                 # digit permutations from the pattern's own symmetries
     for k in range(8):
-        read = {_symmetry_square(s, k): s for s in range(64)}
+        read = {transform_square(s, k): s for s in range(64)}
         inst = tuple(read[s] for s in squares)
         if frozenset(inst) not in seen:
             seen.append(frozenset(inst))

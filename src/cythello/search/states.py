@@ -2,7 +2,7 @@
 
 Each is a ``str`` enum, so a state compares equal to its name (``result.stop_reason ==
 "time"``) and prints as it always did; the C modules map their codes to these members in
-one table each, next to the C enum (``_mcts.pyx``: STOP_REASONS, PROOFS;
+one table each, next to the C enum (``_mcts.pyx``: STOP_REASONS, PROOF_NAMES;
 ``_rollout.pyx``: ROLLOUT_POLICIES).
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ class StopReason(str, Enum):
     SOLVED = "solved"             # MCTS-Solver proved the root
     EXACT = "exact"               # the endgame solver decided the move
     DECIDED = "decided"           # early stop: the best move could no longer change
+    BOOK = "book"                 # the opening book gave the move, without a search
     RUNNING = "running"           # a progress snapshot: the search goes on
 
     def __str__(self) -> str:

@@ -74,20 +74,3 @@ def training_positions(runs: Iterable[_PathLike], off_path_fraction: float,
     opp = np.concatenate(opps) if opps else np.zeros(0, np.uint64)
     extra_own, extra_opp = off_path(own, opp, off_path_fraction, seed)
     return unique_positions(np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp]))
-
-
-def exclude(own: np.ndarray, opp: np.ndarray, other_own: np.ndarray,
-            other_opp: np.ndarray) -> np.ndarray:
-    """A mask of the positions not among the other positions (to keep held-out positions
-    out of training)."""
-    if len(other_own) == 0:
-        return np.ones(len(own), dtype=bool)
-    a = own.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) ^ opp.astype(np.uint64)
-    b = other_own.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) ^ other_opp.astype(np.uint64)
-    candidates = np.isin(a, b)
-    keep = ~candidates
-    if candidates.any():
-        others = set(zip(other_own.tolist(), other_opp.tolist()))
-        for i in np.flatnonzero(candidates):
-            keep[i] = (int(own[i]), int(opp[i])) not in others
-    return keep
