@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from _reference import reference
+
 import cythello as cy
 from cythello.search._endgame import SOLVER_BUILD, Solver
-
-from _reference import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"

@@ -11,8 +11,9 @@ import sys
 import time
 import timeit
 
-import cythello as cy
 from _reference import ratio, reference
+
+import cythello as cy
 
 
 def playouts_per_second(seconds: float) -> float:

@@ -17,12 +17,12 @@ import subprocess
 import sys
 import time
 
+from _reference import core_round_trip_ns, ratio, reference
+
 import cythello as cy
 from cythello.eval import default_weights
+from cythello.search._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
 from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
-from cythello.search._mcts import (AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE,
-                                   SearchTree)
-from _reference import core_round_trip_ns, ratio, reference
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 

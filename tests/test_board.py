@@ -7,7 +7,13 @@ import pytest
 
 import cythello as cy
 from cythello import (
-    BLACK, PASS, WHITE, Board, IllegalMoveError, InvalidBoardError, InvalidMoveError,
+    BLACK,
+    PASS,
+    WHITE,
+    Board,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
 )
 
 

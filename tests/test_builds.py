@@ -44,5 +44,5 @@ def test_the_fast_build_is_used_where_it_can_be():
     built = list(Path(rollout.__file__).parent.glob("_rollout.v3.*"))
     have_v3 = cpu_has_v3() and bool(built)
     expected = "x86-64-v3" if have_v3 and not os.environ.get("CYTHELLO_PORTABLE") else "portable"
-    assert rollout.PLAYOUT_BUILD == expected
+    assert expected == rollout.PLAYOUT_BUILD
     assert cy.build_info()["rules_path"] == expected

@@ -7,7 +7,6 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-
 import cythello as cy
 from cythello import Board
 from cythello.records.ggf import GgfGame, write_ggf

@@ -6,11 +6,10 @@ import time
 import pytest
 
 import cythello as cy
-from cythello import Board, MCTSPlayer, read_obf
-from cythello.search.endgame import SolveAborted, first_guess
-from cythello.search._endgame import Solver
-
 from conftest import DATA, exact_score, random_endgame
+from cythello import Board, MCTSPlayer, read_obf
+from cythello.search._endgame import Solver
+from cythello.search.endgame import SolveAborted, first_guess
 
 FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
 

@@ -13,7 +13,12 @@ import cythello as cy
 from cythello.errors import WeightsError
 from cythello.eval import PatternWeights, evaluate, feature_indices, patterns
 from cythello.eval.weights import (
-    DEFAULT_PATH, default_weights, load_weights, read_weights, save_weights, unpack,
+    DEFAULT_PATH,
+    default_weights,
+    load_weights,
+    read_weights,
+    save_weights,
+    unpack,
 )
 from cythello.search._midgame import search, search_many
 
@@ -174,6 +179,7 @@ def test_hostile_weights_files_are_refused_cheaply(tmp_path):
     import subprocess
     import sys
     import zlib
+
     from cythello.eval import weights as w
     packed, header = read_weights(DEFAULT_PATH)
     good = tmp_path / "good.weights"
@@ -219,6 +225,22 @@ def test_hostile_weights_files_are_refused_cheaply(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              timeout=60)
         assert "not a regular file" in out.stdout, out
+
+
+def test_loaded_weights_go_to_worker_processes(tmp_path):
+    """A player holding weights loaded from a file pickles (matches and self-play send
+    players to worker processes), by content."""
+    import pickle
+    packed, _ = read_weights(DEFAULT_PATH)
+    path = tmp_path / "mine.weights"
+    save_weights(path, packed, {"note": "mine"})
+    weights = load_weights(path)
+    again = pickle.loads(pickle.dumps(weights))
+    assert np.array_equal(again.array, weights.array) and again.info == weights.info
+    player = cy.MCTSPlayer(eval_weights=weights, iterations=50, seed=1)
+    copy = pickle.loads(pickle.dumps(player))
+    board = cy.Board.from_transcript("f5d6c3")
+    assert copy.search(board).best_move == player.search(board).best_move
 
 
 def test_weights_for_another_layout_are_refused(tmp_path, monkeypatch):
@@ -277,9 +299,9 @@ def test_training_pipeline_end_to_end(tmp_path):
 
 
 def test_calibration_makes_the_evaluation_agree_with_itself():
-    from cythello.training.calibrate import apply_offsets, calibrate, consistency, stage_offsets
-    from cythello.eval.weights import DEFAULT_PATH, unpack
     from cythello.eval import PatternWeights
+    from cythello.eval.weights import DEFAULT_PATH, unpack
+    from cythello.training.calibrate import apply_offsets, calibrate, consistency, stage_offsets
     packed, _ = read_weights(DEFAULT_PATH)
     # A known bias: every bootstrapped stage favours the side to move by 3 discs more than
     # the stage before it; calibration must find and remove it.

@@ -7,9 +7,9 @@ import pytest
 
 import cythello as cy
 from cythello import Board
-from cythello.records.ggf import GgfGame, parse_game
 from cythello.protocols.gtp import GtpEngine
 from cythello.protocols.nboard import NBoardEngine
+from cythello.records.ggf import GgfGame, parse_game
 from cythello.records.obf import parse_obf_line
 
 ALPHABET = "XO-xo*.#;:[]()/ \t\n+-0123456789abcdefghABCDEFGHpasPASBWbw%=?\x00\x7f\u00e9"

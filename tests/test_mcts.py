@@ -5,12 +5,11 @@ import time
 import pytest
 
 import cythello as cy
+from conftest import exact_score, random_endgame
 from cythello import PASS, Board, MCTSPlayer, RandomPlayer
-from cythello.search._mcts import NODE_BYTES, SearchTree
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.match import run_match
-
-from conftest import exact_score, random_endgame
+from cythello.search._mcts import NODE_BYTES, SearchTree
 
 
 def _sign(x):

@@ -4,10 +4,9 @@ import random
 import pytest
 
 import cythello as cy
-from cythello import Board, perft, read_obf
-
 import reference_rules as ref
 from conftest import DATA, read_perft_table
+from cythello import Board, perft, read_obf
 
 PERFT = read_perft_table()
 

@@ -83,6 +83,19 @@ def test_same_seed_same_bytes_whatever_the_workers(tmp_path):
     assert shard_bytes(tmp_path / "one") != shard_bytes(tmp_path / "other")
 
 
+def test_every_worker_gets_work_when_shards_are_fewer(tmp_path):
+    """One shard of 4 games on 2 workers: the shard is played in two pieces (one per
+    worker) and is the same file as one worker's."""
+    from cythello.selfplay import _pieces
+    assert _pieces([(0, 0, 4)], 2) == [(0, 0, 2, 0, 2), (0, 1, 2, 2, 2)]
+    assert _pieces([(0, 0, 50), (1, 50, 50)], 2) == [(0, 0, 1, 0, 50), (1, 0, 1, 50, 50)]
+    assert _pieces([(0, 0, 1)], 4) == [(0, 0, 1, 0, 1)]
+    one = dict(SETTINGS, games_per_shard=4)
+    selfplay.generate(4, tmp_path / "one", seed=3, workers=1, **one)
+    selfplay.generate(4, tmp_path / "two", seed=3, workers=2, **one)
+    assert shard_bytes(tmp_path / "one") == shard_bytes(tmp_path / "two")
+
+
 def test_resume_and_damaged_shards(tmp_path):
     selfplay.generate(6, tmp_path / "ref", seed=5, **SETTINGS)
     run = tmp_path / "run"

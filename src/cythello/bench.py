@@ -7,8 +7,8 @@ from typing import Callable, Iterator
 
 from .core._board import Board
 from .core._perft import perft
-from .search._rollout import random_playouts
 from .search._mcts import NODE_BYTES, SearchTree
+from .search._rollout import random_playouts
 from .search.players import MCTSPlayer
 from .search.settings import SearchSettings
 

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from ._workers import WORKER_DIED
 from .core._board import Board
 from .errors import IllegalMoveError, SettingsError
 from .squares import BLACK, WHITE
@@ -188,12 +189,17 @@ def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[B
         return result
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(_play_pairing, first, second, g, opening(g)): g
-                   for g in range(games)}
-        for future in as_completed(futures):
-            collect(futures[future], future.result())
+    from concurrent.futures.process import BrokenProcessPool
+    try:
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(_play_pairing, first, second, g, opening(g)): g
+                       for g in range(games)}
+            for future in as_completed(futures):
+                collect(futures[future], future.result())
+    except BrokenProcessPool:
+        raise RuntimeError(f"the match stopped after {result.played} games: "
+                           f"{WORKER_DIED}") from None
     return result
 
 

@@ -9,7 +9,8 @@ from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..match import MatchResult, random_openings, round_robin, run_match
 from ..records.ggf import GgfGame, write_ggf
-from .common import board_from_text, make_player, say
+from ..records.position import board_from_text
+from .common import make_player, say
 
 
 def read_openings(path: str) -> List[Board]:

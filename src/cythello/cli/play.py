@@ -13,8 +13,15 @@ from ..records.ggf import GgfGame, write_ggf
 from ..search.clock import Clock, parse_clock
 from ..search.players import MCTSPlayer
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
-from .common import add_position, add_search_options, player_from_args, position_from_args, \
-    render_board, say, use_colour
+from .common import (
+    add_position,
+    add_search_options,
+    player_from_args,
+    position_from_args,
+    render_board,
+    say,
+    use_colour,
+)
 
 PLAY_HELP = ("type a move (f5), pass (when forced), undo, hint, moves, board, save FILE, "
              "help or quit")

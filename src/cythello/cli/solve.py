@@ -9,10 +9,11 @@ from typing import Any, List, Optional
 
 from ..errors import SettingsError
 from ..records.obf import ObfPosition, parse_obf_line, read_obf
+from ..records.position import board_from_text
 from ..search._endgame import Solver
 from ..search.endgame import SolveAborted, SolveResult, solve
 from ..search.settings import check_time
-from .common import board_from_text, say
+from .common import say
 
 DEFAULT_TIME = 60.0
 

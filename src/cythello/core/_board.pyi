@@ -4,8 +4,11 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from ..squares import BLACK as BLACK, COLOR_NAMES as COLOR_NAMES, PASS as PASS
-from ..squares import SQUARE_NAMES as SQUARE_NAMES, WHITE as WHITE
+from ..squares import BLACK as BLACK
+from ..squares import COLOR_NAMES as COLOR_NAMES
+from ..squares import PASS as PASS
+from ..squares import SQUARE_NAMES as SQUARE_NAMES
+from ..squares import WHITE as WHITE
 
 STARTING_BOARD_STRING: str
 

@@ -50,6 +50,11 @@ cdef class PatternWeights:
         """The weights (read-only)."""
         return self._table
 
+    def __reduce__(self):
+        # By content, so that a player holding loaded weights can go to worker processes
+        # (matches, self-play) whatever file they came from.
+        return (PatternWeights, (self._table, self.info))
+
     def evaluate(self, Board board not None):
         """The expected final disc difference for the side to move."""
         own, opp = board.position()

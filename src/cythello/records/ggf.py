@@ -18,6 +18,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from ..squares import BLACK, parse_move, record_move
 
+
 @dataclass
 class GgfMove:
     move: int

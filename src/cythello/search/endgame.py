@@ -25,7 +25,8 @@ from ..core._board import Board
 from ..errors import InvalidBoardError
 from ..squares import PASS, square_name
 from ._endgame import Solver
-from .settings import check_int, deadline as make_deadline
+from .settings import check_int
+from .settings import deadline as make_deadline
 from .states import Proof
 
 
@@ -118,10 +119,9 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
             on_step(result)
         return score
 
-    if outcome_first or not exact:
-        # The outcome: above 0 is a win; otherwise at least 0 is a draw (scores are even).
-        if step(0, 1) <= 0:
-            step(-1, 0)
+    # The outcome: above 0 is a win; otherwise at least 0 is a draw (scores are even).
+    if (outcome_first or not exact) and step(0, 1) <= 0:
+        step(-1, 0)
     if exact:
         guess = min(max(first_guess(board), result.lower), result.upper)
         while result.lower < result.upper:

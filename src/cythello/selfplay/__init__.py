@@ -22,10 +22,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from .._files import write_atomic
+from .._workers import WORKER_DIED
 from ..errors import SettingsError
 from .games import GameSettings, game_seed, play_game, replay_check
 from .shards import (
-    SCHEMA, ShardError, concatenate, iter_shards, read_shard, shard_name, write_shard,
+    SCHEMA,
+    ShardError,
+    concatenate,
+    iter_shards,
+    read_shard,
+    shard_name,
+    write_shard,
 )
 from .symmetry import augment
 
@@ -148,6 +155,19 @@ def _complete(path: Path) -> bool:
         return False                     # damaged: play it again
 
 
+def _pieces(todo: List[Any], workers: int) -> List[Any]:
+    """The games of the shards to play, as ``(shard, piece, pieces, first, count)``: each
+    shard cut into enough pieces for every worker to have work when there are fewer shards
+    than workers (a shard is its pieces' games in order, so its bytes do not change)."""
+    split = max(1, -(-workers // max(1, len(todo))))
+    out: List[Any] = []
+    for shard, first, count in todo:
+        parts = min(split, count)
+        bounds = [first + count * i // parts for i in range(parts + 1)]
+        out.extend((shard, i, parts, bounds[i], bounds[i + 1] - bounds[i]) for i in range(parts))
+    return out
+
+
 def _run_local(todo: List[Any], seed: int, settings: GameSettings, workers: int,
                done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
     if workers == 1:
@@ -157,27 +177,33 @@ def _run_local(todo: List[Any], seed: int, settings: GameSettings, workers: int,
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
-    tries: Dict[int, int] = {}
-    pending = list(todo)
+    tries: Dict[Any, int] = {}
+    pending = _pieces(todo, workers)
+    parts: Dict[int, Dict[int, Dict[str, np.ndarray]]] = {}
     context = multiprocessing.get_context("spawn")     # the same on every OS
     while pending:
         failed: List[Any] = []
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = {pool.submit(_play_shard, shard, first, count, seed, settings):
-                       (shard, first, count) for shard, first, count in pending}
+            futures = {pool.submit(_play_shard, shard, first, count, seed, settings): job
+                       for job in pending for shard, _, _, first, count in [job]}
             for future in as_completed(futures):
                 job = futures[future]
+                shard, piece, pieces = job[:3]
                 try:
                     columns = future.result()
                 except BrokenProcessPool:
-                    # A worker died (killed, out of memory): play its shards again.
-                    tries[job[0]] = tries.get(job[0], 0) + 1
-                    if tries[job[0]] >= MAX_TRIES:
-                        raise ShardError(f"shard {job[0]} failed {MAX_TRIES} times: its "
-                                         f"worker process died each time") from None
+                    # A worker died (killed, out of memory): play its games again.
+                    tries[job] = tries.get(job, 0) + 1
+                    if tries[job] >= MAX_TRIES:
+                        raise ShardError(f"shard {shard} failed {MAX_TRIES} times, each "
+                                         f"time because {WORKER_DIED}") from None
                     failed.append(job)
                     continue
-                done(job[0], columns)
+                got = parts.setdefault(shard, {})
+                got[piece] = columns
+                if len(got) == pieces:
+                    done(shard, concatenate([got[i] for i in range(pieces)]))
+                    del parts[shard]
         pending = failed
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core._board import Board
 from ..errors import SettingsError
+from ..records.position import board_from_text
 from ..search.players import MCTSPlayer
 
 
@@ -53,17 +54,8 @@ class GameSettings:
         if not 0 <= self.epsilon <= 1:
             raise SettingsError(f"epsilon must be between 0 and 1, not {self.epsilon}")
         for text in self.openings:
-            opening_board(text)
+            board_from_text(text)
         return self
-
-
-def opening_board(text: str) -> Board:
-    """A start position from a transcript or a board string."""
-    from ..records.obf import parse_obf_line
-    text = text.strip()
-    if len(text.split()) == 2 and len(text.split()[0]) == 64:
-        return parse_obf_line(text).board
-    return Board.from_transcript(text)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -76,7 +68,7 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
     """Play game number ``game`` of a run seeded ``seed`` and return its positions."""
     s = game_seed(seed, game)
     rng = random.Random(s)
-    board = opening_board(settings.openings[game % len(settings.openings)]) \
+    board = board_from_text(settings.openings[game % len(settings.openings)]) \
         if settings.openings else Board()
     for _ in range(settings.random_plies):
         if board.is_game_over():

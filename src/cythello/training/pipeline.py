@@ -39,8 +39,8 @@ from ..eval import PatternWeights, patterns
 from ..eval.weights import save_weights, unpack
 from ..selfplay import generate
 from . import data as tdata
-from .fit import fit_stage, packed_features, predict, quantize
 from .calibrate import calibrate, sample_boards
+from .fit import fit_stage, packed_features, predict, quantize
 from .labels import exact_scores, search_scores
 
 
