@@ -7,6 +7,7 @@ interval; games run on ``--workers`` processes.
     python3 benchmarks/strength.py --games 100 --pair "mcts:time=0.1,leaf_eval=1,eval_weights=default" "mcts:time=0.1"
     python3 benchmarks/strength.py --ladder             # each preset against the one below
     python3 benchmarks/strength.py --games 100 --clock 10 --pair "mcts:preset=expert,time_extension=1" expert
+    python3 benchmarks/strength.py --games 100 --time 1 --from-start --pair "mcts:preset=expert,book=default,book_variety=1" "mcts:preset=expert,book=none"
 
 Players are any ``cythello match`` spec (presets, ``mcts:key=value,...``,
 ``alphabeta:depth=N``, ``random``), plus ``expert-0.1``: the expert preset of cythello 0.1.0
@@ -14,7 +15,10 @@ Players are any ``cythello match`` spec (presets, ``mcts:key=value,...``,
 work.  With ``--time``, both MCTS players get that many seconds per move (equal time),
 whatever their presets say; with ``--clock MAIN[+INC]`` each MCTS player has a game clock
 instead (``5:00+2``, or seconds) and budgets its moves from it (equal time per game:
-what time management, early stopping and time extension are judged by).
+what time management, early stopping and time extension are judged by).  With
+``--from-start`` every game starts from the initial position and the players are not
+seeded (an opening book's variety then draws other lines in every game); a player with an
+opening book gets a line on the moves it played from the book and the time they took.
 """
 import argparse
 import sys
@@ -100,11 +104,38 @@ def most_time_used(result, clock):
     return worst
 
 
-def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False):
-    openings = random_openings(games // 2 + 1, plies=4, seed=seed)
+def book_moves(result, book_player):
+    """For each game: the moves the first player took from its book, and their seconds."""
+    inner = getattr(book_player, "player", book_player)
+    book = getattr(inner, "book", None)
+    if book is None:
+        return None
+    counts, seconds, others = [], [], []
+    for g, (final, times) in enumerate(zip(result.games, result.times)):
+        mine = 0 if g % 2 == 0 else 1
+        board, n, spent = cy.Board(), 0, 0.0
+        opening = len(final.move_stack) - len(times)
+        for i, move in enumerate(final.move_stack):
+            if i >= opening and board.turn == mine and len(board.legal_moves) > 1:
+                if board in book:
+                    n += 1
+                    spent += times[i - opening]
+                else:
+                    others.append(times[i - opening])
+            board.push(move)
+        counts.append(n)
+        seconds.append(spent)
+    return (sum(counts) / len(counts), sum(seconds) / len(seconds),
+            sum(others) / max(1, len(others)))
+
+
+def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
+           from_start=False):
+    openings = None if from_start else random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
-    one = player(first, 3, move_time, clock)
-    result = run_match(Pondering(one) if ponder else one, player(second, 4, move_time, clock),
+    one = player(first, None if from_start else 3, move_time, clock)
+    result = run_match(Pondering(one) if ponder else one,
+                       player(second, None if from_start else 4, move_time, clock),
                        games, openings=openings, workers=workers)
     discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
     per_move = f", {move_time:g} s/move" if move_time else ""
@@ -115,6 +146,11 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
         first += " (pondering)"
     print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
           f"{sum(discs) / len(discs):+.1f}  ({time.perf_counter() - start:.0f} s)", flush=True)
+    from_book = book_moves(result, one)
+    if from_book is not None:
+        print(f"  {first}: {from_book[0]:.1f} moves a game from its book, {from_book[1]:.3f} s "
+              f"a game for them; its searched moves took {from_book[2]:.2f} s each",
+              flush=True)
     return result
 
 
@@ -133,13 +169,15 @@ def main() -> int:
                          "core: --workers 1 on two cores)")
     ap.add_argument("--ladder", action="store_true",
                     help="easy vs random, then each preset against the one below")
+    ap.add_argument("--from-start", action="store_true",
+                    help="every game from the initial position, players unseeded")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
-               clock=args.clock, ponder=args.ponder)
+               clock=args.clock, ponder=args.ponder, from_start=args.from_start)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):

@@ -16,7 +16,10 @@ import cythello as cy
 from cythello import Board, MCTSPlayer
 from cythello.errors import InvalidBoardError, PlayerBusyError, SettingsError
 from cythello.protocols.engine import (
-    EngineProtocolError, EngineTerminatedError, EngineTimeoutError, popen_gtp,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    popen_gtp,
 )
 from cythello.records.ggf import GgfGame, parse_game, parse_move_item
 from cythello.search._endgame import Solver
@@ -196,6 +199,7 @@ def test_malformed_ggf_is_refused(text):
 
 def test_nboard_keeps_its_position_after_a_bad_set_game():
     import io
+
     from cythello.protocols.nboard import NBoardEngine
     good = GgfGame.from_board(Board.from_transcript("f5d6c3")).to_ggf()
     out = io.StringIO()
@@ -516,3 +520,18 @@ def test_record_files_in_other_encodings_are_read_or_named(tmp_path):
     with pytest.raises(InvalidBoardError, match="utf16.ggf"):
         (tmp_path / "utf16.ggf").write_bytes(game.encode("utf-16"))
         read_ggf(str(tmp_path / "utf16.ggf"))
+
+
+def test_a_stop_before_the_search_starts_is_not_lost():
+    """A stop that comes between a caller's decision to search and the search clearing its
+    flags (NBoard: the reader sees a ping just then) still stops that search: no solve, no
+    tree search, a legal move at once."""
+    easy = next(iter(cy.read_obf(DATA / "fforum-1-19.obf"))).board      # 14 empties
+    player = MCTSPlayer(iterations=2_000_000, endgame_empties=20, seed=1)
+    seen = player.stops
+    player.stop()                                  # the reader's stop, just in between
+    result = player.search(easy, stops_seen=seen)
+    assert result.stop_reason == "stopped" and result.iterations <= 1
+    assert easy.is_legal(result.best_move)
+    again = player.search(easy, stops_seen=player.stops, time_limit=0.2)   # no stop since
+    assert again.stop_reason != "stopped"

@@ -85,8 +85,17 @@ def test_workflows_name_only_current_runners():
 
 def test_sdist_manifest_lists_every_source_kind():
     text = (ROOT / "MANIFEST.in").read_text()
-    for pattern in ("*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.h"):
+    for pattern in ("*.pyx", "*.pxd", "*.pxi", "*.pyi", "*.h", "*.weights", "*.cybook"):
         assert pattern in text
+
+
+def test_wheel_carries_the_learned_data():
+    """The evaluation weights and the opening book are package data of the wheel."""
+    text = (ROOT / "pyproject.toml").read_text()
+    line = next(l for l in text.splitlines() if l.startswith('"*" = ['))
+    assert '"*.weights"' in line and '"*.cybook"' in line
+    assert (ROOT / "src/cythello/eval/default.weights").is_file()
+    assert (ROOT / "src/cythello/book/default.cybook").is_file()
 
 
 def test_version_in_one_place():

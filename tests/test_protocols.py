@@ -9,12 +9,16 @@ import pytest
 
 import cythello as cy
 from cythello import Board
+from cythello.match import play_game
 from cythello.protocols.engine import (
-    EngineProtocolError, EngineTerminatedError, EngineTimeoutError, Limit, popen_gtp,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Limit,
+    popen_gtp,
     popen_nboard,
 )
 from cythello.records.ggf import GgfGame, iter_games, parse_game
-from cythello.match import play_game
 
 PY = sys.executable
 CYTHELLO = [PY, "-m", "cythello"]
@@ -312,12 +316,12 @@ def test_client_errors(tmp_path):
         popen_nboard(_fake(tmp_path, "dies2.py", FAKE_DIES))
     with pytest.raises(EngineTerminatedError, match="cannot start"):
         popen_gtp(["/nonexistent/engine"])
-    with popen_gtp(_fake(tmp_path, "nonsense.py", FAKE_NONSENSE_GTP)) as engine:
-        with pytest.raises(EngineProtocolError, match="not a move"):
-            engine.play(Board())
-    with popen_nboard(_fake(tmp_path, "illegal.py", FAKE_ILLEGAL_NBOARD)) as engine:
-        with pytest.raises(EngineProtocolError, match="illegal move"):
-            engine.play(Board())
+    with popen_gtp(_fake(tmp_path, "nonsense.py", FAKE_NONSENSE_GTP)) as engine, \
+            pytest.raises(EngineProtocolError, match="not a move"):
+        engine.play(Board())
+    with popen_nboard(_fake(tmp_path, "illegal.py", FAKE_ILLEGAL_NBOARD)) as engine, \
+            pytest.raises(EngineProtocolError, match="illegal move"):
+        engine.play(Board())
     with pytest.raises(EngineTimeoutError):
         popen_nboard(_fake(tmp_path, "silent.py", FAKE_SILENT), timeout=0.5)
 
@@ -434,6 +438,7 @@ def test_cli_bench_and_help():
 
 def test_nboard_own_limits_win_over_set_depth():
     import io
+
     from cythello.protocols.nboard import NBoardEngine
     ggf = GgfGame.from_board(Board.from_transcript("f5d6c3")).to_ggf()
 
@@ -451,6 +456,7 @@ def test_nboard_own_limits_win_over_set_depth():
 
 def test_nboard_analyze_scores_every_position():
     import io
+
     from cythello.protocols.nboard import NBoardEngine
     ggf = GgfGame.from_board(Board.from_transcript("f5d6c3d3c4")).to_ggf()
     out = io.StringIO()
@@ -515,12 +521,13 @@ def test_every_search_setting_can_be_given_in_a_spec():
     """The spec parser and the documentation table derive from SearchSettings: each field
     is documented and readable from text."""
     import dataclasses
+
     from cythello.cli.common import make_player
     from cythello.search.settings import SearchSettings, parse_setting, settings_table
     table = settings_table()
     samples = {"rollout": "random", "parallel": "root", "eval_weights": "default",
                "time_limit": "2", "max_memory_mb": "64", "max_nodes": "1000",
-               "iterations": "300", "seed": "3", "eval_scale": "4"}
+               "iterations": "300", "seed": "3", "eval_scale": "4", "book": "default"}
     for f in dataclasses.fields(SearchSettings):
         assert f"| `{f.name}` |" in table
         sample = samples.get(f.name) or {bool: "false", int: "3", float: "0.5"}[type(f.default)]

@@ -7,7 +7,7 @@ import sys
 from typing import List, Optional
 
 from .._version import __version__
-from . import analyse, engines, match, play, selfplay, solve
+from . import analyse, book, engines, match, play, selfplay, solve
 from .common import protect_board_strings
 
 __all__ = ["main", "build_parser"]
@@ -28,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     engines.add_parsers(sub)
     solve.add_parser(sub)
     selfplay.add_parser(sub)
+    book.add_parser(sub)
     return parser
 
 

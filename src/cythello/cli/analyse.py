@@ -13,7 +13,12 @@ from ..search.endgame import SolveAborted, solve_moves
 from ..search.players import MCTSPlayer, MoveStats, SearchResult
 from ..squares import COLOR_NAMES, PASS, square_name
 from .common import (
-    add_position, add_search_options, player_from_args, position_from_args, render_board, say,
+    add_position,
+    add_search_options,
+    player_from_args,
+    position_from_args,
+    render_board,
+    say,
     use_colour,
 )
 
@@ -88,7 +93,7 @@ def analyse_game(start: Board, moves: List[int], player: MCTSPlayer,
         if legal == [PASS] or len(legal) == 1:
             row.update(best=square_name(legal[0]), forced=True)
         else:
-            result = _with_exact_scores(board, player.search(board))
+            result = _with_exact_scores(board, player.search(board, book=False))
             values = move_values(board, result)
             best_value = max(values.values()) if values else None
             row.update(best=result.best_move_name, best_value=best_value,
@@ -135,17 +140,36 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     player = _player(args, whole_game=False)
     progress = _progress_line()
-    result = _with_exact_scores(board, player.search(board, on_progress=progress))
+    result = _with_exact_scores(board, player.search(board, on_progress=progress, book=False))
     if progress is not None:
         sys.stderr.write("\r\033[K")                    # the progress line goes
         sys.stderr.flush()
+    book = _book(args, player)
+    known = book.moves(board) if book is not None else []
     if args.json:
         data = result.to_dict()
         data["board"] = board.board_string()
+        if known:
+            data["book"] = {"value": book.value(board),
+                            "moves": [{"move": m.name, "value": m.value, "in_book": m.in_book}
+                                      for m in known]}
         say(json.dumps(data, indent=2))
     else:
         say(format_result(board, result, args.top))
+        if known:
+            say(f"\nin the opening book: {book.value(board):+.2f} discs for "
+                f"{COLOR_NAMES[board.turn]}; book moves: "
+                + ", ".join(f"{m.name} {m.value:+.2f}" for m in known))
     return 0
+
+
+def _book(args: argparse.Namespace, player: MCTSPlayer) -> Any:
+    """The book an analysis quotes: the player's, else the shipped one (unless --book
+    none)."""
+    if player.book is not None or args.book is not None:
+        return player.book
+    from ..book.store import DEFAULT_PATH, default_book
+    return default_book() if DEFAULT_PATH.exists() else None
 
 
 def _player(args: argparse.Namespace, whole_game: bool) -> Any:

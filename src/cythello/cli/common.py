@@ -8,38 +8,11 @@ import sys
 from typing import IO, Any, Callable, Dict, Iterable, List, Optional
 
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
-from ..records.obf import parse_obf_line
+from ..errors import SettingsError
+from ..records.position import board_from_text, looks_like_board_string
 from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
 from ..search.settings import parse_setting, setting_names
 from ..squares import PASS, SQUARE_NAMES
-
-BOARD_CHARS = frozenset("XxOo-.*")
-
-
-def looks_like_board_string(text: str) -> bool:
-    """Whether ``text`` is meant as a board string (or is a near miss of one): a long run of
-    board characters, maybe followed by a side to move."""
-    first = text.strip().split(" ", 1)[0]
-    return len(first) >= 40 and set(first) <= BOARD_CHARS
-
-
-def board_from_text(text: Optional[str]) -> Board:
-    """A board from a board string, an OBF line or a transcript (empty: the start).  A near
-    miss of a board string (63 squares, no side to move) gets an error about the board
-    string, not about a transcript."""
-    if text is None or not text.strip():
-        return Board()
-    text = text.strip()
-    if ";" in text:
-        return parse_obf_line(text).board
-    if looks_like_board_string(text):
-        parts = text.split()
-        if len(parts) == 1:
-            raise InvalidBoardError(f"a board string needs the side to move after the "
-                                    f"{len(parts[0])} squares: add ' X' or ' O'")
-        return Board(text)              # names the problem: square count, side to move
-    return Board.from_transcript(text)
 
 
 def protect_board_strings(argv: List[str]) -> List[str]:
@@ -90,6 +63,10 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
                    help="threads share one tree (tree, the default) or grow one each (root)")
     p.add_argument("--seed", type=int, help="seed for reproducible searches")
     p.add_argument("--max-nodes", type=int, help="node cap per tree")
+    p.add_argument("--book", metavar="FILE", help="opening book: 'default' (the shipped "
+                   "book), a book file, or 'none' (default: the preset's)")
+    p.add_argument("--book-variety", type=float, metavar="DISCS",
+                   help="play book moves within this many discs of the best (default: 0)")
 
 
 def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
@@ -99,8 +76,10 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         ("iterations", args.iterations), ("time_limit", args.time_limit),
         ("exploration", args.exploration), ("rollout", args.rollout),
         ("threads", args.threads), ("seed", args.seed), ("max_nodes", args.max_nodes),
-        ("parallel", args.parallel),
+        ("parallel", args.parallel), ("book_variety", args.book_variety),
     ) if v is not None}
+    if args.book is not None:
+        overrides["book"] = None if args.book.lower() == "none" else args.book
     if args.preset is None:
         return MCTSPlayer(**overrides)
     settings: Dict[str, Any] = dict(PRESETS[args.preset])

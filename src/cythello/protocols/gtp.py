@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from typing import IO, Callable, Dict, List, Optional, Tuple
 
-from ..core._board import Board
 from .._version import __version__
+from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..search.clock import Clock
 from ..search.players import MCTSPlayer
@@ -77,6 +77,7 @@ class GtpEngine:
             "gogui-rules_legal_moves": self.cmd_rules_legal_moves,
             "gogui-rules_side_to_move": lambda a: "white" if self.board.turn else "black",
             "gogui-rules_final_result": self.cmd_rules_final_result,
+            "cythello-book_moves": self.cmd_book_moves,
         }
 
     # -- protocol ----------------------------------------------------------------------------
@@ -216,6 +217,18 @@ class GtpEngine:
         if self.ponder:
             self.player.ponder(self.board)
         return square_name(move)
+
+    def cmd_book_moves(self, args: List[str]) -> str:
+        """``cythello-book_moves``: the opening book's moves of the position, best first,
+        one a line (``f5 +0.50 book``; ``searched`` for the book's searched move that
+        leaves it); empty outside the book.  genmove plays one of them, without a
+        search, while the game is in the player's book."""
+        book = self.player.book
+        if book is None:
+            return ""
+        return "\n".join(f"{square_name(m.move)} {m.value:+.2f} "
+                         f"{'book' if m.in_book else 'searched'}"
+                         for m in book.moves(self.board))
 
     def cmd_undo(self, args: List[str]) -> str:
         """``undo``: take back the last move (and a pass before it)."""

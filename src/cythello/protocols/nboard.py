@@ -27,6 +27,7 @@ from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
 from ..search.clock import Clock, parse_ggf_clock
 from ..search.players import MCTSPlayer, MoveStats, SearchResult
+from ..search.states import StopReason
 from ..squares import PASS, record_move
 from ._io import MAX_LINE, ascii_line, command_lines
 
@@ -240,16 +241,33 @@ class NBoardEngine:
         command line's limits; ``fraction`` of the level's budget (analysis uses less)."""
         board = board or self.board
         self.send(f"status {NAME} is thinking")
+        # Read before the check: a ping that the reader sees after it (and stops the player
+        # for) still stops the search below.
+        stops = self.player.stops
         if self.interrupted():                # answer at once: a ping is waiting
             result = self.player.search(board, iterations=1, solve=False)
         elif not self.depth_sets_budget:
-            result = self.player.search(board)         # the command line's limits win
+            result = self.player.search(board, stops_seen=stops)   # the command line's limits
         else:
             iterations = max(200, int(level_iterations(self.depth) * fraction))
             result = self.player.search(board, iterations=iterations, time_limit=MAX_TIME,
-                                        clock=self.clock())
+                                        clock=self.clock(), stops_seen=stops)
+        if result.stop_reason == StopReason.BOOK:
+            self._send_book(board, 64)              # says where the move came from
         self.send(f"nodestats {result.nodes} {result.elapsed:.2f}")
         return result
+
+    def _send_book(self, board: Board, n: int) -> bool:
+        """``book`` lines for the ``n`` best book moves of ``board``; False when it is not
+        in the player's book."""
+        book = self.player.book
+        entry = book.entry(board) if book is not None else None
+        if book is None or entry is None:
+            return False
+        for m in book.moves(board)[:n]:
+            kind = "book" if m.in_book else "searched"
+            self.send(f"book {nboard_move(m.move)} {m.value:.2f} 0 {entry.depth} {kind}")
+        return True
 
     def cmd_go(self, args: List[str], rest: str) -> None:
         """``go``: search and answer ``=== move/eval/time`` without playing the move."""
@@ -273,6 +291,9 @@ class NBoardEngine:
         n = max(1, int(args[0])) if args else 1
         if self.board.is_game_over():
             self.send("status game over")
+            return
+        if self._send_book(self.board, n):
+            self.send(f"status {NAME} is waiting")
             return
         result = self._search()
         for s in result.moves[:n]:

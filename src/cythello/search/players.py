@@ -12,8 +12,9 @@ import threading
 import time
 import weakref
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence
 
+from ..book.store import Book, draw_book_move
 from ..core._board import Board, transform_square
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
@@ -22,15 +23,8 @@ from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
 from .clock import Clock
+from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights
 from .states import Proof, StopReason
-from .settings import (
-    MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights,
-)
-
-try:  # Python 3.8+: typing.Protocol
-    from typing import Protocol
-except ImportError:  # pragma: no cover
-    Protocol = object  # type: ignore
 
 __all__ = [
     "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
@@ -45,11 +39,10 @@ MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at
 # the most visited move is not the best valued).
 UNSETTLED_RATIO = 0.5
 
-# The difficulty presets.  Each level was checked to beat the one below it clearly
-# (benchmarks/strength.py --ladder prints the match table).  Medium and up search with the
-# learned evaluation: evaluated leaves and implicit minimax backups (leaf_eval 1 and
-# minimax_weight 0.7 won every equal-time match against playouts, playout mixes and other
-# weights), exploration 1, no progressive bias (+70 Elo without it); they solve exactly from
+# The difficulty presets.  Each level beats the one below it clearly
+# (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
+# (evaluated leaves, implicit minimax backups, exploration 1, no progressive bias: the
+# settings that won their equal-time matches, listed in the README) and solve exactly from
 # as many empties as the exact solver finishes well inside their budget on self-play
 # positions (benchmarks/bench_endgame.py --by-empties).
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
@@ -170,6 +163,13 @@ class MoveStats:
         return max(-64.0, min(64.0, round(8.0 * math.log(p / (1 - p)), 2)))
 
     @classmethod
+    def valued(cls, move: int, discs: float, scale: float = 8.0) -> "MoveStats":
+        """Stats of a move known by its value alone (an opening book's): the win rate is
+        the value through the logistic (``scale`` discs a unit) that :attr:`discs`
+        inverts."""
+        return cls(move, 0, 1.0 / (1.0 + math.exp(-discs / scale)), None, None, discs)
+
+    @classmethod
     def exact(cls, move: int, score: int) -> "MoveStats":
         """Stats of a move whose exact score the endgame solver found."""
         proof = Proof.WIN if score > 0 else Proof.LOSS if score < 0 else Proof.DRAW
@@ -189,7 +189,7 @@ class SearchResult:
     win_rate: float                    # for the side to move at the root
     principal_variation: List[int]
     moves: List[MoveStats]             # most visited first
-    stop_reason: StopReason            # iterations, time, nodes, stopped, solved, exact
+    stop_reason: StopReason            # why it ended (see StopReason: book, exact, time, ...)
     proof: Optional[Proof] = None      # the solver's verdict for the side to move
     reused_visits: int = 0
     threads: int = 1
@@ -292,9 +292,12 @@ class MCTSPlayer:
         self.on_progress = on_progress
         # Loaded once here, so that a bad weights file is an error now, not at the search.
         self.eval_weights: Optional[PatternWeights] = settings.weights()
+        self.book: Optional[Book] = settings.opening_book()
+        self._book_rng = random.Random(settings.seed)
         self._solver = Solver(threads=settings.threads)
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
+        self._stops = 0                        # stop() calls so far (see search's stops_seen)
         self._search_lock = threading.Lock()   # one search at a time per player
         self._searching_thread: Optional[int] = None
         self._pondering: Optional[_Ponder] = None
@@ -329,13 +332,22 @@ class MCTSPlayer:
     def stop(self) -> None:
         """End the running search (or pondering) soon, from another thread; a search
         returns what it has."""
+        self._stops += 1
         self._stop.set()
         self._solver.stop()
         for tree in self._trees:
             tree.stop()
 
+    @property
+    def stops(self) -> int:
+        """How many times :meth:`stop` was called: read it before deciding to search and
+        pass it as ``search(stops_seen=...)``, so that a stop that comes in between still
+        stops that search (a stop is otherwise only for a search already running)."""
+        return self._stops
+
     def reset(self) -> None:
-        """Forget the tree kept for reuse (pondering ends first).  Refused
+        """Forget the tree kept for reuse (pondering ends first) and start the book's draws
+        again from the seed.  Refused
         (:class:`PlayerBusyError`) while the player searches: the search still uses the
         tree."""
         self._check_not_searching("reset()")
@@ -345,6 +357,9 @@ class MCTSPlayer:
                                   "stop() it and wait for the search to return")
         try:
             self._trees = []
+            # A match resets its players before each game: with a seed, the book's draws
+            # of a game then do not depend on the games before it.
+            self._book_rng = random.Random(self.settings.seed)
         finally:
             self._search_lock.release()
 
@@ -402,9 +417,10 @@ class MCTSPlayer:
     def _prepare_trees(self, board: Board) -> int:
         """Trees rooted at ``board``; returns the root visits kept from earlier searches."""
         count = self.settings.tree_count
-        if self.settings.reuse_tree and len(self._trees) == count:
-            if all([tree.advance(board) for tree in self._trees]):
-                return sum(tree.root_visits for tree in self._trees)
+        # Every tree advances (a list, not a short-circuit): each must drop its old root.
+        if self.settings.reuse_tree and len(self._trees) == count and \
+                all([tree.advance(board) for tree in self._trees]):
+            return sum(tree.root_visits for tree in self._trees)
         # The weights as loaded, so that no tree loads them again.
         settings = self.settings.replace(eval_weights=self.eval_weights)
         self._trees = [SearchTree(board, settings.replace(seed=self._tree_seed(i)))
@@ -419,14 +435,19 @@ class MCTSPlayer:
         on_progress: Optional[Callable[[SearchResult], None]] = None,
         clock: Optional[Clock] = None,
         solve: bool = True,
+        book: bool = True,
+        stops_seen: Optional[int] = None,
     ) -> SearchResult:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
         ``time_limit`` override the player's limits for this search only; a game ``clock``
         (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
         instead (never more, so the clock never runs out).  ``solve=False`` skips the exact
         solver of ``endgame_empties`` (for an answer wanted at once: a solve is stopped
-        only by its time cap).  Searches of one player from several threads run one after
-        another."""
+        only by its time cap).  In a position of the player's opening ``book`` the answer
+        is a book move, at once and without a search (``stop_reason`` "book"; the moves are
+        the book's, with their values); ``book=False`` searches anyway.  With ``stops_seen``
+        (:attr:`stops` read earlier), a :meth:`stop` that came since ends this search at
+        once.  Searches of one player from several threads run one after another."""
         extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):
@@ -438,10 +459,15 @@ class MCTSPlayer:
             extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
         self.stop_pondering()
+        if book and self.book is not None:
+            played = self._book_move(board)
+            if played is not None:
+                return played
         with self._search_lock:
             self._searching_thread = threading.get_ident()
             try:
-                return self._search(board, iterations, time_limit, on_progress, extra, solve)
+                return self._search(board, iterations, time_limit, on_progress, extra, solve,
+                                    stops_seen)
             finally:
                 self._searching_thread = None
 
@@ -453,6 +479,7 @@ class MCTSPlayer:
         on_progress: Optional[Callable[[SearchResult], None]],
         extra: float = 0.0,
         solve: bool = True,
+        stops_seen: Optional[int] = None,
     ) -> SearchResult:
         """The search; ``extra`` seconds more may go to an unsettled position (see
         ``time_extension``)."""
@@ -470,6 +497,12 @@ class MCTSPlayer:
 
         self._stop.clear()
         self._solver.clear_stop()
+        if stops_seen is not None and self._stops != stops_seen:
+            # A stop came between the caller's decision and the clearing above: keep it,
+            # and start no solve (which checks its flag only every so many nodes).
+            self._stop.set()
+            self._solver.stop()
+            solve = False
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
         if solve and board.empties() <= self.settings.endgame_empties:
@@ -529,6 +562,23 @@ class MCTSPlayer:
                 on_progress(self._result(board, sum(done), reused, start, StopReason.RUNNING))
         reason = StopReason.TIME if out_of_time and not finished else _overall_reason(reasons)
         return self._result(board, sum(done), reused, start, reason)
+
+    def _book_move(self, board: Board) -> Optional[SearchResult]:
+        """The opening book's answer for ``board``, or None outside the book."""
+        if not isinstance(board, Board):
+            raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
+        start = time.monotonic()
+        known = self.book.moves(board) if self.book is not None else []
+        if not known:
+            return None
+        choice = draw_book_move(known, self.settings.book_variety, self._book_rng)
+        moves = [MoveStats.valued(m.move, m.value, self.settings.eval_scale) for m in known]
+        chosen = next(s for s in moves if s.move == choice.move)
+        return SearchResult(
+            best_move=choice.move, iterations=0, root_visits=0, nodes=0,
+            elapsed=time.monotonic() - start, win_rate=chosen.win_rate,
+            principal_variation=[choice.move], moves=moves, stop_reason=StopReason.BOOK,
+            threads=self.settings.threads, value=chosen.value)
 
     def _unsettled(self) -> bool:
         """Whether the search has not made up its mind: the two most visited root moves

@@ -137,10 +137,19 @@ def _weights(name: str, value: object) -> object:
                     f"not {type(value).__name__}")
 
 
+def _book(name: str, value: object) -> object:
+    from ..book.store import Book
+    if isinstance(value, (str, os.PathLike, Book)):
+        return value
+    raise TypeError(f"{name} must be None, 'default', a book file or a Book, "
+                    f"not {type(value).__name__}")
+
+
 _FLAG = _Kind(check_flag, parse_flag, "true or false")
 _SECONDS = _Kind(lambda n, v: check_time(v, n), float, "seconds, more than 0")
 _SEED = _Kind(_seed, int, "an integer")
 _WEIGHTS = _Kind(_weights, str, "'default' or a weights file")
+_BOOK = _Kind(_book, str, "'default' or a book file")
 
 
 def _setting(default: Any, kind: _Kind, doc: str, optional: bool = False) -> Any:
@@ -218,6 +227,12 @@ class SearchSettings:
         0.0, _number(0, 100), "on a game clock, budgets more for an unsettled position")
     expand_after: int = _setting(
         1, _int(1, 1 << 20), "visits of a leaf before it is expanded")
+    book: Any = _setting(
+        None, _BOOK, "the opening book a player plays from without searching: 'default' "
+        "(the shipped book), a book file or a Book (None: no book)", optional=True)
+    book_variety: float = _setting(
+        0.0, _number(0, 64), "discs: a book move is drawn among those within this of the "
+        "best, the better ones more often (0: the best, ties drawn evenly)")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -284,6 +299,12 @@ class SearchSettings:
         """The evaluation weights (:class:`~cythello.eval.PatternWeights`) the settings
         name, loaded (the default once per process); None without an evaluation."""
         return load_eval_weights(self.eval_weights)
+
+    def opening_book(self) -> Any:
+        """The opening book (:class:`~cythello.book.Book`) the settings name, loaded (the
+        default once per process); None without one."""
+        from ..book.store import load_book
+        return load_book(self.book)
 
 
 def load_eval_weights(value: Any) -> Any:
