@@ -4,10 +4,12 @@ with a size limit, decompressed to a known size at most.  Each check raises the 
 error type (a ``ValueError`` subclass) naming the file."""
 from __future__ import annotations
 
+import json
 import os
 import stat
+import struct
 import zlib
-from typing import Type, Union
+from typing import Any, Dict, Tuple, Type, Union
 
 _PathLike = Union[str, "os.PathLike[str]"]
 
@@ -38,6 +40,40 @@ def read_regular_file(path: _PathLike, limit: int, where: str,
     if len(data) > limit:                       # grew while being read
         raise error(f"{where} is more than the {limit:,} bytes it can be")
     return data
+
+
+MAX_HEADER = 1 << 16        # bytes of JSON header a reader accepts
+
+
+def read_checked(path: _PathLike, magic: bytes, version: int, limit: int, what: str,
+                 error: Type[ValueError]) -> Tuple[Dict[str, Any], bytes]:
+    """The header and body of one of cythello's binary files (weights, books):
+
+        magic | u32 format version | u32 header length | header (a JSON object, UTF-8)
+        | body | u32 CRC-32 of everything before it
+
+    read as :func:`read_regular_file` does and checked (magic, checksum, version, header
+    length and type); any problem is an ``error`` naming the file (``what`` and path)."""
+    where = f"{what} {os.fspath(path)}"
+    data = read_regular_file(path, limit, where, error)
+    start = len(magic) + 8
+    if len(data) < start + 4 or data[:len(magic)] != magic:
+        raise error(f"{where} is not a cythello {what} file (bad magic)")
+    (crc,) = struct.unpack("<I", data[-4:])
+    if zlib.crc32(data[:-4]) != crc:
+        raise error(f"{where} is corrupt (checksum mismatch)")
+    found, hlen = struct.unpack("<II", data[len(magic):start])
+    if found != version:
+        raise error(f"{where} has format version {found}; this cythello reads {version}")
+    if hlen > MAX_HEADER or start + hlen > len(data) - 4:
+        raise error(f"{where} is corrupt (header length {hlen})")
+    try:
+        header = json.loads(data[start:start + hlen].decode())
+    except (ValueError, RecursionError) as exc:
+        raise error(f"{where} is corrupt (header: {exc})") from None
+    if not isinstance(header, dict):
+        raise error(f"{where} is corrupt (its header is not a JSON object)")
+    return header, data[start + hlen:-4]
 
 
 def inflate(payload: bytes, size: int, where: str, error: Type[ValueError]) -> bytes:

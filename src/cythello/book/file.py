@@ -24,14 +24,13 @@ from typing import Any, Dict, Tuple, Union
 
 import numpy as np
 
-from .._files import inflate, read_regular_file, write_atomic
+from .._files import MAX_HEADER, inflate, read_checked, write_atomic
 from ..errors import BookError
 
 MAGIC = b"CYTHBOOK"
 FORMAT_VERSION = 1
 VALUE_SCALE = 8                    # stored values are in 1/8 disc
 NO_MOVE = 255                      # a position without a leaf (every move is in the book)
-MAX_HEADER = 1 << 16               # bytes of JSON header a reader accepts
 MAX_RECORDS = 1 << 26              # 64 M positions (1.4 GB): far beyond any shipped book
 RECORD = np.dtype([
     ("own", "<u8"),                # the side to move's discs (key orientation)
@@ -61,29 +60,15 @@ def write_book(path: _PathLike, records: np.ndarray, header: Dict[str, Any]) -> 
 def read_book(path: _PathLike) -> Tuple[np.ndarray, Dict[str, Any]]:
     """The records and header of a book file, checked (see the module's docstring)."""
     where = f"opening book {os.fspath(path)}"
-    data = read_regular_file(path, MAX_RECORDS * RECORD.itemsize + MAX_HEADER + 64, where,
-                             BookError)
-    if len(data) < 28 or data[:8] != MAGIC:
-        raise BookError(f"{where} is not a cythello opening book (bad magic)")
-    (crc,) = struct.unpack("<I", data[-4:])
-    if zlib.crc32(data[:-4]) != crc:
-        raise BookError(f"{where} is corrupt (checksum mismatch)")
-    version, hlen = struct.unpack("<II", data[8:16])
-    if version != FORMAT_VERSION:
-        raise BookError(f"{where} has format version {version}; this cythello reads "
-                        f"{FORMAT_VERSION}")
-    if hlen > MAX_HEADER or 24 + hlen > len(data) - 4:
-        raise BookError(f"{where} is corrupt (header length {hlen})")
-    try:
-        header = json.loads(data[16:16 + hlen].decode())
-    except (ValueError, RecursionError) as exc:
-        raise BookError(f"{where} is corrupt (header: {exc})") from None
-    if not isinstance(header, dict):
-        raise BookError(f"{where} is corrupt (its header is not a JSON object)")
-    count, plen = struct.unpack("<II", data[16 + hlen:24 + hlen])
-    if count > MAX_RECORDS or 24 + hlen + plen != len(data) - 4:
+    header, body = read_checked(path, MAGIC, FORMAT_VERSION,
+                                MAX_RECORDS * RECORD.itemsize + MAX_HEADER + 64,
+                                "opening book", BookError)
+    if len(body) < 8:
+        raise BookError(f"{where} is corrupt (no records)")
+    count, plen = struct.unpack("<II", body[:8])
+    if count > MAX_RECORDS or 8 + plen != len(body):
         raise BookError(f"{where} is corrupt (record count {count}, payload {plen} bytes)")
-    raw = inflate(data[24 + hlen:24 + hlen + plen], count * RECORD.itemsize, where, BookError)
+    raw = inflate(body[8:], count * RECORD.itemsize, where, BookError)
     records = np.frombuffer(raw, dtype=RECORD).copy()
     _check_records(records, where)
     return records, header

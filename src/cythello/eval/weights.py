@@ -23,7 +23,7 @@ from typing import Any, Dict, Optional, Union
 
 import numpy as np
 
-from .._files import inflate, read_regular_file, write_atomic
+from .._files import inflate, read_checked, write_atomic
 from ..errors import WeightsError
 from . import patterns
 from ._patterns import PatternWeights
@@ -73,32 +73,19 @@ def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
     """The packed weights and the header of a weights file, checked: a regular file of at
     most MAX_FILE bytes, decompressed to its known size at most, with a JSON object for a
     header (see the module's docstring)."""
-    where = f"evaluation weights {path}"
-    data = read_regular_file(path, MAX_FILE, where, WeightsError)
-    if len(data) < 24 or data[:8] != MAGIC:
-        raise WeightsError(f"{where} is not a cythello weights file (bad magic)")
-    (crc,) = struct.unpack("<I", data[-4:])
-    if zlib.crc32(data[:-4]) != crc:
-        raise WeightsError(f"{where} is corrupt (checksum mismatch)")
-    version, hlen = struct.unpack("<II", data[8:16])
-    if version != FORMAT_VERSION:
-        raise WeightsError(f"{where} has format version {version}; this cythello reads "
-                           f"{FORMAT_VERSION}")
-    if 20 + hlen > len(data) - 4:
-        raise WeightsError(f"{where} is corrupt (header length {hlen})")
-    try:
-        header = json.loads(data[16:16 + hlen].decode())
-    except (ValueError, RecursionError) as exc:
-        raise WeightsError(f"{where} is corrupt (header: {exc})") from None
-    if not isinstance(header, dict) or not isinstance(header.get("provenance", {}), dict):
-        raise WeightsError(f"{where} is corrupt (its header is not a JSON object with a "
-                           "provenance object)")
+    where = f"evaluation weights {os.fspath(path)}"
+    header, body = read_checked(path, MAGIC, FORMAT_VERSION, MAX_FILE, "evaluation weights",
+                                WeightsError)
+    if not isinstance(header.get("provenance", {}), dict):
+        raise WeightsError(f"{where} is corrupt (its provenance is not a JSON object)")
     if header.get("layout") != patterns.layout_id():
         raise WeightsError(f"{where} was made for feature layout {header.get('layout')!r}, "
                            f"not this cythello's {patterns.layout_id()!r}")
-    (plen,) = struct.unpack("<I", data[16 + hlen:20 + hlen])
+    if len(body) < 4:
+        raise WeightsError(f"{where} is corrupt (no weights)")
+    (plen,) = struct.unpack("<I", body[:4])
     expected = patterns.N_STAGES * patterns.packed_size() * 2
-    raw = inflate(data[20 + hlen:20 + hlen + plen], expected, where, WeightsError)
+    raw = inflate(body[4:4 + plen], expected, where, WeightsError)
     packed = np.frombuffer(raw, dtype="<i2").reshape(patterns.N_STAGES, patterns.packed_size())
     return packed.astype(np.int16), header
 
