@@ -64,7 +64,10 @@ class Book:
         self.records = np.ascontiguousarray(records, dtype=RECORD)
         self.header: Dict[str, Any] = dict(header or {})
         self.source = source
-        self._own = self.records["own"]
+        # Contiguous key columns: searchsorted on a strided view copies it every call.
+        self._own = np.ascontiguousarray(self.records["own"])
+        self._opp = np.ascontiguousarray(self.records["opp"])
+        self._value = np.ascontiguousarray(self.records["value"])
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> Book:
@@ -94,7 +97,7 @@ class Book:
         i = int(np.searchsorted(self._own, np.uint64(own)))
         n = len(self._own)
         while i < n and int(self._own[i]) == own:
-            if int(self.records["opp"][i]) == opp:
+            if int(self._opp[i]) == opp:
                 return i
             i += 1
         return -1
@@ -142,8 +145,7 @@ class Book:
                 continue
             i = self._index(child_own, child_opp)
             if i >= 0:
-                out.append(BookMove(move, sign * int(self.records["value"][i]) / VALUE_SCALE,
-                                    True))
+                out.append(BookMove(move, sign * int(self._value[i]) / VALUE_SCALE, True))
             elif move == found.leaf_move and found.leaf_value is not None:
                 out.append(BookMove(move, found.leaf_value, False))
         out.sort(key=lambda m: (-m.value, m.move))
