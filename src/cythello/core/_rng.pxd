@@ -45,8 +45,3 @@ cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
 cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
     """A number in [0, n): Lemire's multiply-shift, no division (bias < n / 2**32)."""
     return <uint32_t>(((rng_next(r) >> 32) * <uint64_t>n) >> 32)
-
-
-cdef inline double rng_unit(Rng* r) noexcept nogil:
-    """A double in [0, 1)."""
-    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)

@@ -75,10 +75,6 @@ cdef inline int first_square(uint64_t bits) noexcept nogil:
     return cy_ctz(bits)
 
 
-cdef inline bint can_move(uint64_t P, uint64_t O) noexcept nogil:
-    return legal_moves(P, O) != 0
-
-
 cdef inline bint is_game_over(uint64_t P, uint64_t O) noexcept nogil:
     return legal_moves(P, O) == 0 and legal_moves(O, P) == 0
 
