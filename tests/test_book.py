@@ -370,6 +370,10 @@ def test_cli_builds_shows_and_refuses(tmp_path):
     assert out.returncode == 0 and "positions" in out.stdout
     again = run("book", "build", str(path))
     assert again.returncode == 2 and "extend" in again.stderr
+    more = run("book", "extend", str(path), "--plies", "5", "--rounds", "1")
+    assert more.returncode == 0, more.stderr
+    build = Book.load(path).header["build"]
+    assert (build["plies"], build["depth"]) == (5, 2)      # the book's depth, the new plies
     (tmp_path / "bad.cybook").write_bytes(MAGIC + b"\0" * 40)
     bad = run("book", "stats", "--book", str(tmp_path / "bad.cybook"))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

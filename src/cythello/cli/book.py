@@ -15,12 +15,10 @@ from .common import add_position, position_from_args, say
 
 def _settings(args: argparse.Namespace, base: Any) -> Any:
     from dataclasses import replace
-
-    from ..book import BuildSettings
     changes = {k: v for k, v in (("plies", args.plies), ("depth", args.depth),
                                  ("margin", args.margin), ("window", args.window))
                if v is not None}
-    return replace(base or BuildSettings(), **changes)
+    return replace(base, **changes)
 
 
 def _backend(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
@@ -31,16 +29,22 @@ def _progress(text: str) -> None:
     say(text, sys.stderr)
 
 
-def _grow(args: argparse.Namespace, new: bool) -> int:
+def _builder(args: argparse.Namespace, path: Path) -> Any:
+    """A builder of the book in ``path`` (read once: its settings come from its header),
+    or of a new one; the options given change the settings."""
     from ..book import BookBuilder
-    from ..book.file import read_book
+    builder = BookBuilder(None, path, args.workers, _progress, *_backend(args))
+    builder.settings = _settings(args, builder.settings)
+    return builder
+
+
+def _grow(args: argparse.Namespace, new: bool) -> int:
     path = Path(args.book)
     if new and path.exists():
         raise BookError(f"{path} exists: 'cythello book extend {path}' goes on with it")
     if not new and not path.exists():
         raise BookError(f"{path} does not exist: 'cythello book build {path}' starts a book")
-    base = None if new else BookBuilder.settings_of(read_book(path)[1])
-    builder = BookBuilder(_settings(args, base), path, args.workers, _progress, *_backend(args))
+    builder = _builder(args, path)
     before = len(builder.positions)
     builder.run(args.rounds, args.positions, args.time)
     builder.save()
@@ -90,11 +94,8 @@ def _line_positions(board: Board) -> Iterator[Board]:
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
-    from ..book import BookBuilder
-    from ..book.file import read_book
     path = Path(args.book)
-    base = BookBuilder.settings_of(read_book(path)[1]) if path.exists() else None
-    builder = BookBuilder(_settings(args, base), path, args.workers, _progress, *_backend(args))
+    builder = _builder(args, path)
     boards: List[Board] = [b for games in args.games for b in _positions_of(Path(games))]
     added = builder.learn(boards)
     builder.save()
