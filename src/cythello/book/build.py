@@ -87,16 +87,13 @@ def _evaluate(key: Key) -> Dict[int, int]:
     from ..search._midgame import search_many
     settings: BuildSettings = _WORKER["settings"]
     kids = children(*key)
-    values: Dict[int, int] = {}
-    searched = [(m, sign) for m, _, _, sign, _ in kids if sign != 0]
-    for move, _, _, sign, exact in kids:
-        if sign == 0:
-            values[move] = exact * VALUE_SCALE
+    values = {move: exact * VALUE_SCALE for move, _, _, sign, exact in kids if sign == 0}
+    searched = [kid for kid in kids if kid[3] != 0]
     if searched:
-        own = np.array([c[1] for c in kids if c[3] != 0], dtype=np.uint64)
-        opp = np.array([c[2] for c in kids if c[3] != 0], dtype=np.uint64)
+        own = np.array([kid[1] for kid in searched], dtype=np.uint64)
+        opp = np.array([kid[2] for kid in searched], dtype=np.uint64)
         scores = search_many(own, opp, settings.depth - 1, _WORKER["weights"])
-        for (move, sign), score in zip(searched, scores):
+        for (move, _, _, sign, _), score in zip(searched, scores):
             values[move] = int(round(sign * float(score) * VALUE_SCALE))
     return values
 
@@ -124,8 +121,7 @@ def _line(job: Tuple[Key, int]) -> List[Tuple[Key, Dict[int, int]]]:
     settings: BuildSettings = _WORKER["settings"]
     book: FrozenSet[Key] = _WORKER["book"]
     key, move = job
-    child = next(((own, opp) for m, own, opp, sign, _ in children(*key)
-                  if m == move and sign != 0), None)
+    child = _child(key, move)
     found: List[Tuple[Key, Dict[int, int]]] = []
     seen = set()
     while child is not None and child not in book and child not in seen \
@@ -367,7 +363,7 @@ class BookBuilder:
         deadline = None if time_limit is None else time.monotonic() + check_time(time_limit)
         start_count = len(self.positions)
         if not self.positions:
-            self._grow_from([(self._root(), None)])
+            self._start()
         done_rounds = 0
         while rounds is None or done_rounds < rounds:
             todo = self._todo()
@@ -407,11 +403,10 @@ class BookBuilder:
                     added += 1
         return added
 
-    def _grow_from(self, starts: List[Tuple[Key, Optional[int]]]) -> None:
+    def _start(self) -> None:
         """Start a book: the start position and its line of best moves."""
         root = self._root()
-        _init_worker(self.settings, frozenset())
-        values = _evaluate(root)
+        values = self._map(_evaluate, [root])[0]
         self._add(root, values)
         step = _best_open_move(root, values, self.positions.__contains__)
         if step is not None:

@@ -184,8 +184,8 @@ def _run_local(todo: List[Any], seed: int, settings: GameSettings, workers: int,
     while pending:
         failed: List[Any] = []
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = {pool.submit(_play_shard, shard, first, count, seed, settings): job
-                       for job in pending for shard, _, _, first, count in [job]}
+            futures = {pool.submit(_play_shard, job[0], job[3], job[4], seed, settings): job
+                       for job in pending}           # (shard, piece, pieces, first, count)
             for future in as_completed(futures):
                 job = futures[future]
                 shard, piece, pieces = job[:3]
