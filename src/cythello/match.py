@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from ._workers import WORKER_DIED
+from ._workers import Workers, WorkersDied
 from .core._board import Board
 from .errors import IllegalMoveError, SettingsError
 from .squares import BLACK, WHITE
@@ -153,13 +153,6 @@ def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[B
         return openings[(g // 2) % len(openings)] if openings else None
 
     result = MatchResult()
-    if workers == 1 and backend == "local":
-        for g in range(games):
-            final, times = _play_pairing(first, second, g, opening(g))
-            _record(result, g, final, times)
-            if on_game is not None:
-                on_game(g, final, result)
-        return result
     finished: Dict[int, Tuple[Board, List[float]]] = {}
     next_game = 0
 
@@ -173,33 +166,13 @@ def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[B
                 on_game(next_game, final, result)
             next_game += 1
 
-    if backend == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise SettingsError("backend='ray' needs Ray: pip install 'cythello[ray]'") from None
-        if not ray.is_initialized():
-            ray.init(address=ray_address, ignore_reinit_error=True, log_to_driver=False)
-        task = ray.remote(max_retries=3)(_play_pairing)
-        refs = {task.remote(first, second, g, opening(g)): g for g in range(games)}
-        while refs:
-            ready, _ = ray.wait(list(refs), num_returns=1)
-            for ref in ready:
-                collect(refs.pop(ref), ray.get(ref))
-        return result
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
     try:
-        with ProcessPoolExecutor(max_workers=workers,
-                                 mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(_play_pairing, first, second, g, opening(g)): g
-                       for g in range(games)}
-            for future in as_completed(futures):
-                collect(futures[future], future.result())
-    except BrokenProcessPool:
-        raise RuntimeError(f"the match stopped after {result.played} games: "
-                           f"{WORKER_DIED}") from None
+        with Workers(workers, backend, ray_address) as pool:
+            for g, outcome in pool.run(_play_pairing, [(first, second, g, opening(g))
+                                                       for g in range(games)]):
+                collect(g, outcome)
+    except WorkersDied as exc:
+        raise RuntimeError(f"the match stopped after {result.played} games: {exc}") from None
     return result
 
 

@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tup
 
 import numpy as np
 
-from .._workers import WORKER_DIED
+from .._workers import Workers, WorkersDied
 from ..core._board import Board
 from ..errors import BookError, SettingsError
 from ..search.settings import check_int, check_number, check_time, load_eval_weights
@@ -136,13 +136,6 @@ def _line(job: Tuple[Key, int]) -> List[Tuple[Key, Dict[int, int]]]:
     return found
 
 
-def _ray_job(fn: Callable[[Any], Any], job: Any, settings: BuildSettings,
-             book_keys: FrozenSet[Key]) -> Any:
-    """One job on a Ray worker, against the book as its chunk began."""
-    _init_worker(settings, book_keys)
-    return fn(job)
-
-
 # -- the builder ------------------------------------------------------------------------------
 
 class _Position:
@@ -236,36 +229,16 @@ class BookBuilder:
 
     def _map(self, fn: Callable[[Any], Any], jobs: List[Any]) -> List[Any]:
         """``fn`` over ``jobs`` in order, on the workers, against the book as it stands."""
-        keys = frozenset(self.positions)
-        if self.backend == "ray":
-            return self._map_ray(fn, jobs, keys) if jobs else []
-        if self.workers == 1 or len(jobs) < 2:
-            _init_worker(self.settings, keys)
-            return [fn(job) for job in jobs]
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+        out: List[Any] = [None] * len(jobs)
         try:
-            with ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)),
-                                     mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=_init_worker,
-                                     initargs=(self.settings, keys)) as pool:
-                return list(pool.map(fn, jobs, chunksize=1))
-        except BrokenProcessPool:
-            raise BookError(f"the book build stopped because {WORKER_DIED}; the book file "
-                            "keeps its last finished round") from None
-
-    def _map_ray(self, fn: Callable[[Any], Any], jobs: List[Any],
-                 keys: FrozenSet[Key]) -> List[Any]:
-        try:
-            import ray
-        except ImportError:
-            raise SettingsError("backend='ray' needs Ray: pip install 'cythello[ray]'") from None
-        if not ray.is_initialized():
-            ray.init(address=self.ray_address, ignore_reinit_error=True, log_to_driver=False)
-        book = ray.put(keys)                       # sent to each node once per round
-        task = ray.remote(max_retries=3)(_ray_job)
-        return list(ray.get([task.remote(fn, job, self.settings, book) for job in jobs]))
+            with Workers(self.workers, self.backend, self.ray_address, _init_worker,
+                         (self.settings, frozenset(self.positions))) as pool:
+                for i, result in pool.run(fn, [(job,) for job in jobs]):
+                    out[i] = result
+        except WorkersDied as exc:
+            raise BookError(f"the book build stopped because {exc}; the book file keeps "
+                            "its last finished round") from None
+        return out
 
     # -- values ----------------------------------------------------------------------------
 

@@ -63,5 +63,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError) as exc:   # every cythello input error is one of these
         print(f"{where}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:     # Ctrl-C: searches and workers are stopped by now
+        said = f": {exc}" if str(exc) else ""
+        print(f"{where}: interrupted{said}", file=sys.stderr)
         return 130

@@ -22,6 +22,7 @@ from .common import (
     use_colour,
 )
 
+EARLY = 0.95                   # a search that used less of its time says why
 ANALYSE_SECONDS = 2.0          # the default search of one position: the expert, this long
 
 
@@ -156,6 +157,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         say(json.dumps(data, indent=2))
     else:
         say(format_result(board, result, args.top))
+        asked = player.settings.time_limit
+        if asked is not None and result.elapsed < EARLY * asked:
+            say(f"\nthe search ended after {result.elapsed:.2f} s of the {asked:g} s asked: "
+                f"{result.stop_reason.explanation}")
         if known:
             say(f"\nin the opening book: {book.value(board):+.2f} discs for "
                 f"{COLOR_NAMES[board.turn]}; book moves: "

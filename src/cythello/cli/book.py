@@ -46,7 +46,12 @@ def _grow(args: argparse.Namespace, new: bool) -> int:
         raise BookError(f"{path} does not exist: 'cythello book build {path}' starts a book")
     builder = _builder(args, path)
     before = len(builder.positions)
-    builder.run(args.rounds, args.positions, args.time)
+    try:
+        builder.run(args.rounds, args.positions, args.time)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(
+            f"{path} keeps its last finished round; 'cythello book extend {path}' goes on"
+            if path.exists() else "no round had finished: nothing was written") from None
     builder.save()
     say(f"{path}: {len(builder.positions):,} positions ({len(builder.positions) - before:,} "
         f"new), {builder.rounds} rounds")

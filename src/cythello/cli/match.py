@@ -49,7 +49,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         getattr(first, "quit", lambda: None)()
         raise
 
+    played = 0
+
     def progress(g: int, final: Board, result: Any) -> None:
+        nonlocal played
+        played = g + 1
         o = final.outcome()
         assert o is not None
         colour = "black" if g % 2 == 0 else "white"
@@ -60,6 +64,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         result = run_match(first, second, args.games, openings=openings, on_game=progress,
                            workers=args.workers, backend=backend,
                            ray_address=args.ray or None)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"after {played} of {args.games} games") from None
     finally:
         for p in (first, second):
             getattr(p, "quit", lambda: None)()

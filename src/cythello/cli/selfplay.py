@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from .common import say
@@ -12,12 +13,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     settings = {k: v for k, v in (("iterations", args.iterations),
                                   ("eval_weights", args.eval_weights),
                                   ("leaf_eval", args.leaf_eval)) if v is not None}
-    out = selfplay.generate(
-        args.games, args.out, seed=args.seed, workers=args.workers,
-        backend="ray" if args.ray is not None else "local", ray_address=args.ray or None,
-        games_per_shard=args.games_per_shard, random_plies=args.random_plies,
-        temperature=args.temperature, temperature_moves=args.temperature_moves,
-        epsilon=args.epsilon, **settings)
+    try:
+        out = selfplay.generate(
+            args.games, args.out, seed=args.seed, workers=args.workers,
+            backend="ray" if args.ray is not None else "local", ray_address=args.ray or None,
+            games_per_shard=args.games_per_shard, random_plies=args.random_plies,
+            temperature=args.temperature, temperature_moves=args.temperature_moves,
+            epsilon=args.epsilon, **settings)
+    except KeyboardInterrupt:
+        kept = len(list(Path(args.out).glob("shard-*.npz")))
+        total = -(-args.games // args.games_per_shard) if args.games_per_shard > 0 else 0
+        raise KeyboardInterrupt(f"{kept} of {total} shards are complete in {args.out}; the "
+                                "same command continues the run") from None
     data = selfplay.load(out)
     say(f"{args.games} games, {len(data['black']):,} positions in {out}")
     return 0

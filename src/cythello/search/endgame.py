@@ -24,10 +24,14 @@ from typing import Callable, Dict, Optional
 from ..core._board import Board
 from ..errors import InvalidBoardError
 from ..squares import PASS, square_name
+from . import _interruptible
 from ._endgame import Solver
 from .settings import check_int
 from .settings import deadline as make_deadline
 from .states import Proof
+
+SHORT_EMPTIES = 14        # solved within milliseconds: no helper thread for Ctrl-C
+SHORT_NODES = 100_000
 
 
 @dataclass
@@ -89,6 +93,14 @@ def first_guess(board: Board) -> int:
     return max(-64, min(64, 2 * round(value / 2)))
 
 
+def _seconds(board: Board, deadline: float, node_limit: Optional[int]) -> Optional[float]:
+    """At most how long a solve may take (None: unknown), for :mod:`._interruptible`:
+    about nothing with few empties or nodes."""
+    if board.empties() <= SHORT_EMPTIES or node_limit is not None and node_limit <= SHORT_NODES:
+        return 0.0
+    return deadline - time.monotonic() if deadline else None
+
+
 def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[int],
            exact: bool, on_step: Optional[Callable[[SolveResult], None]] = None,
            outcome_first: bool = False) -> SolveResult:
@@ -101,7 +113,9 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
 
     def step(alpha: int, beta: int) -> int:
         limit = None if node_limit is None else max(1, node_limit - result.nodes)
-        score, move, aborted = solver.solve(board, alpha, beta, limit, deadline)
+        score, move, aborted = _interruptible.call(
+            lambda: solver.solve(board, alpha, beta, limit, deadline), solver.stop,
+            _seconds(board, deadline, limit), solver.clear_stop)
         result.nodes += solver.nodes
         result.elapsed = time.monotonic() - start
         if aborted:
@@ -164,7 +178,9 @@ def solve_moves(board: Board, time_limit: Optional[float] = None,
     _check(board, node_limit)
     solver = Solver()
     start = time.monotonic()
-    scores = solver.move_scores(board, node_limit, make_deadline(time_limit))
+    deadline = make_deadline(time_limit)
+    scores = _interruptible.call(lambda: solver.move_scores(board, node_limit, deadline),
+                                 solver.stop, _seconds(board, deadline, node_limit))
     if scores is None:
         raise SolveAborted("solve_moves hit its limit",
                            SolveResult(None, PASS, solver.nodes, time.monotonic() - start))

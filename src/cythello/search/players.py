@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 import threading
@@ -19,6 +20,7 @@ from ..core._board import Board, transform_square
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
 from ..squares import PASS, square_name
+from . import _interruptible
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
@@ -34,6 +36,7 @@ __all__ = [
 SQRT2 = math.sqrt(2.0)
 ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
+SHORT_RUN = 20_000                     # iterations: a few ms, run without a helper thread
 # A search whose runner-up has this share of the best move's visits is unsettled: time
 # extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
 # the most visited move is not the best valued).
@@ -224,6 +227,14 @@ class SearchResult:
         for row, stats in zip(d["moves"], self.moves):
             row["name"] = stats.name
         return d
+
+
+def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[float]:
+    """At most how long a tree's run may take: about nothing for a few iterations
+    (self-play's hundreds), else until its deadline (0: none; None: unknown)."""
+    if quota is not None and quota - done <= SHORT_RUN:
+        return 0.0
+    return deadline - time.monotonic() if deadline else None
 
 
 class MCTSPlayer:
@@ -540,13 +551,12 @@ class MCTSPlayer:
                                            MIN_PROGRESS_INTERVAL)
                 chunk_end = tick if deadline == 0.0 else min(deadline, tick)
             if n == 1:
-                work(0, chunk_end)
+                # A Ctrl-C on the main thread stops the search (_interruptible explains).
+                _interruptible.call(functools.partial(work, 0, chunk_end), self.stop,
+                                    _run_seconds(chunk_end, quota[0], done[0]))
             else:
-                workers = [threading.Thread(target=work, args=(i, chunk_end)) for i in range(n)]
-                for w in workers:
-                    w.start()
-                for w in workers:
-                    w.join()
+                _interruptible.run_all([functools.partial(work, i, chunk_end)
+                                        for i in range(n)], self.stop)
             finished = all(r in FINISHED for r in reasons)
             out_of_time = deadline != 0.0 and time.monotonic() >= deadline
             if out_of_time and not finished and extra > 0 and time_limit is not None \

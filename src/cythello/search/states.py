@@ -26,6 +26,26 @@ class StopReason(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def explanation(self) -> str:
+        """Why the search ended, in words for a user (who may have asked for more time)."""
+        return _STOP_WORDS[self]
+
+
+_STOP_WORDS = {
+    StopReason.ITERATIONS: "its iteration limit was reached (the preset's, or --iterations)",
+    StopReason.TIME: "its time ran out",
+    StopReason.NODES: "its node pool was full and nothing could be recycled (raise "
+                      "--max-nodes, or turn recycling on)",
+    StopReason.STOPPED: "it was stopped",
+    StopReason.SOLVED: "the tree search proved the result",
+    StopReason.EXACT: "the endgame solver found the exact score",
+    StopReason.DECIDED: "the best move could no longer change in the time left (early "
+                        "stopping)",
+    StopReason.BOOK: "the opening book gave the move",
+    StopReason.RUNNING: "it is still running",
+}
+
 
 class Proof(str, Enum):
     """What a proof says about a move or position, for the side that made or faces it."""

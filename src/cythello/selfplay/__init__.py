@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from .._files import write_atomic
-from .._workers import WORKER_DIED
+from .._workers import MAX_TRIES, Workers, WorkersDied
 from ..errors import SettingsError
 from .games import GameSettings, game_seed, play_game, replay_check
 from .shards import (
@@ -43,7 +43,6 @@ __all__ = ["generate", "load", "SCHEMA", "GameSettings", "ShardError", "iter_sha
 
 _PathLike = Union[str, Path]
 MANIFEST = "run.json"
-MAX_TRIES = 3
 
 
 def _play_shard(shard: int, first: int, count: int, seed: int,
@@ -113,10 +112,7 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
         if on_shard is not None:
             on_shard(bar.done, len(jobs))
 
-    if backend == "ray":
-        _run_ray(todo, seed, settings, ray_address, done)
-    else:
-        _run_local(todo, seed, settings, workers, done)
+    _run(todo, seed, settings, workers, backend, ray_address, done)
     bar.close()
     return out
 
@@ -168,60 +164,25 @@ def _pieces(todo: List[Any], workers: int) -> List[Any]:
     return out
 
 
-def _run_local(todo: List[Any], seed: int, settings: GameSettings, workers: int,
-               done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
-    if workers == 1:
-        for shard, first, count in todo:
-            done(shard, _play_shard(shard, first, count, seed, settings))
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
-    tries: Dict[Any, int] = {}
-    pending = _pieces(todo, workers)
+def _run(todo: List[Any], seed: int, settings: GameSettings, workers: int, backend: str,
+         ray_address: Optional[str], done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    """Plays the shards on the workers; ``done`` gets each whole shard (its pieces joined
+    in order).  A first error (a full disk) or Ctrl-C stops all play at once."""
+    pieces = _pieces(todo, workers if backend == "local" else 1)
+    jobs = [(shard, first, count, seed, settings) for shard, _, _, first, count in pieces]
     parts: Dict[int, Dict[int, Dict[str, np.ndarray]]] = {}
-    context = multiprocessing.get_context("spawn")     # the same on every OS
-    while pending:
-        failed: List[Any] = []
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = {pool.submit(_play_shard, job[0], job[3], job[4], seed, settings): job
-                       for job in pending}           # (shard, piece, pieces, first, count)
-            for future in as_completed(futures):
-                job = futures[future]
-                shard, piece, pieces = job[:3]
-                try:
-                    columns = future.result()
-                except BrokenProcessPool:
-                    # A worker died (killed, out of memory): play its games again.
-                    tries[job] = tries.get(job, 0) + 1
-                    if tries[job] >= MAX_TRIES:
-                        raise ShardError(f"shard {shard} failed {MAX_TRIES} times, each "
-                                         f"time because {WORKER_DIED}") from None
-                    failed.append(job)
-                    continue
+    try:
+        with Workers(workers, backend, ray_address) as pool:
+            for i, columns in pool.run(_play_shard, jobs):
+                shard, piece, count = pieces[i][:3]
                 got = parts.setdefault(shard, {})
                 got[piece] = columns
-                if len(got) == pieces:
-                    done(shard, concatenate([got[i] for i in range(pieces)]))
+                if len(got) == count:
+                    done(shard, concatenate([got[k] for k in range(count)]))
                     del parts[shard]
-        pending = failed
-
-
-def _run_ray(todo: List[Any], seed: int, settings: GameSettings, address: Optional[str],
-             done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise SettingsError("backend='ray' needs Ray: pip install 'cythello[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-    task = ray.remote(max_retries=MAX_TRIES)(_play_shard)
-    refs = {task.remote(shard, first, count, seed, settings): shard
-            for shard, first, count in todo}
-    while refs:
-        ready, _ = ray.wait(list(refs), num_returns=1)
-        for ref in ready:
-            done(refs.pop(ref), ray.get(ref))
+    except WorkersDied as exc:
+        raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
+                         f"because {exc}; the shards written are kept") from None
 
 
 class _Progress:
