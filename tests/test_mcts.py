@@ -462,7 +462,12 @@ def test_a_full_shared_tree_gives_back_its_claims():
     {}, {"threads": 2}, {"transpositions": True}, {"rave": 100.0},
     {"eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7},
     {"eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7, "threads": 3},
-], ids=["playouts", "2 threads", "transpositions", "rave", "evaluated", "evaluated 3 threads"])
+    # Races in the transposition table: four threads probing and storing at once, the
+    # table cleared by every recycling.
+    {"eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7, "threads": 4,
+     "transpositions": True},
+], ids=["playouts", "2 threads", "transpositions", "rave", "evaluated", "evaluated 3 threads",
+        "transpositions 4 threads"])
 def test_a_full_pool_is_recycled_and_the_search_goes_on(options):
     """A pool far too small for the search: it drops its least visited subtrees, again and
     again, and the search runs to its limit with a sound tree."""
@@ -757,3 +762,23 @@ def test_pondering_ends_with_reset_stop_and_the_player():
     assert not quiet.pondering
     with pytest.raises(TypeError):
         quiet.ponder("f5d6")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_stops_before_its_visit_counters_overflow(threads):
+    """Visits are 32-bit: a search without limits (pondering, a long analysis) stops before
+    the root's would wrap round (some 4 billion iterations: tested at a lowered bound)."""
+    from cythello.search import _mcts
+    tree = SearchTree(MIDGAME, seed=3, threads=threads, max_nodes=200_000)
+    _mcts._limit_root_visits(3000)
+    try:
+        done, reason = tree.run(None, 0.0)
+    finally:
+        _mcts._limit_root_visits(None)
+    assert reason == "iterations"
+    # Other threads may hold a batch of root visits when the limit is seen.
+    assert 3000 <= tree.root_visits <= 3000 + threads * 200
+    assert sum(c[1] for c in tree.child_stats()) <= tree.root_visits
+    assert tree.run(1000) == (1000, "iterations")              # the real bound is far away
+    with pytest.raises(ValueError):
+        _mcts._limit_root_visits(0)

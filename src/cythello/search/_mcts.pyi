@@ -13,6 +13,8 @@ TABLE_BYTES_PER_NODE: float
 AMAF_BYTES_PER_NODE: int
 ROLLOUT_POLICIES: dict[str, int]
 
+def _limit_root_visits(limit: Optional[int] = None) -> None: ...
+
 @disjoint_base
 class SearchTree:
     total_iterations: int

@@ -70,6 +70,21 @@ cdef enum:
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
     WIN_TABLE = (2 * VALUE_LIMIT >> WIN_SHIFT) + 1
 
+# A node counts its visits in 32 bits: a search stops (reason "iterations") before its root
+# would overflow, some 4 billion iterations in (hours of pondering or analysis); the margin
+# covers the visits other threads hold in their batches.
+cdef uint32_t MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 24)
+cdef uint32_t root_visit_limit = MAX_ROOT_VISITS
+
+
+def _limit_root_visits(limit=None):
+    """For tests: stop searches at ``limit`` root visits instead of near 2**32 (None: the
+    real bound again)."""
+    global root_visit_limit
+    root_visit_limit = MAX_ROOT_VISITS if limit is None else check_int(
+        "limit", limit, 1, MAX_ROOT_VISITS)
+
+
 # The share of a full pool that recycling keeps (the most visited nodes' children).
 cdef double RECYCLE_KEEP = 0.5
 
@@ -638,7 +653,7 @@ cdef int _check(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
     cdef double now
     if s.pool.nodes[0].proven != UNPROVEN:
         return STOP_SOLVED
-    if n >= max_iterations:
+    if n >= max_iterations or s.pool.nodes[0].visits >= root_visit_limit:
         return STOP_ITERATIONS
     if cy_load_flag(&s.stop_flag):
         return STOP_SIGNAL

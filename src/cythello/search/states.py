@@ -33,7 +33,8 @@ class StopReason(str, Enum):
 
 
 _STOP_WORDS = {
-    StopReason.ITERATIONS: "its iteration limit was reached (the preset's, or --iterations)",
+    StopReason.ITERATIONS: "its iteration limit was reached (the preset's, --iterations, or "
+                           "the 4 billion visits a tree can count)",
     StopReason.TIME: "its time ran out",
     StopReason.NODES: "its node pool was full and nothing could be recycled (raise "
                       "--max-nodes, or turn recycling on)",
