@@ -1,9 +1,10 @@
-"""Command input for the protocol engines: lines read as bytes and decoded leniently, and
-bounded in length.
+"""Lines read from another program, as bytes decoded leniently and bounded in length: the
+commands a GUI sends the protocol engines, and the replies of engines cythello drives.
 
-A GUI or a script can send anything: one invalid UTF-8 byte must not kill the engine (as
-a strict decoder would), and one endless line must not make it buffer without bound or
-stall.  Output is kept to ASCII, so that echoing such input back cannot fail either.
+A GUI, a script or an engine can send anything: one invalid UTF-8 byte must not kill the
+reader (as a strict decoder would), and one endless line must not make it buffer without
+bound or stall.  Output is kept to ASCII, so that echoing such input back cannot fail
+either.
 """
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from typing import IO, Any, Iterator, Optional
 MAX_LINE = 100_000          # characters; a whole GGF game is a few hundred
 
 
-def command_lines(stream: IO[Any]) -> Iterator[Optional[str]]:
+def command_lines(stream: IO[Any], skip_long: bool = True) -> Iterator[Optional[str]]:
     """The lines of ``stream`` (its binary buffer when it has one), invalid UTF-8 replaced
-    by U+FFFD; ``None`` stands for a line longer than MAX_LINE, whose text is skipped."""
+    by U+FFFD; ``None`` stands for a line longer than MAX_LINE, whose text is skipped
+    (``skip_long``), or after which reading ends (nothing sane follows from an engine)."""
     source = getattr(stream, "buffer", None) or stream
     while True:
         line = source.readline(MAX_LINE + 1)
@@ -22,6 +24,9 @@ def command_lines(stream: IO[Any]) -> Iterator[Optional[str]]:
             return
         newline = b"\n" if isinstance(line, bytes) else "\n"
         if len(line) > MAX_LINE and not line.endswith(newline):
+            if not skip_long:
+                yield None
+                return
             while True:                         # drop the rest of it, a chunk at a time
                 chunk = source.readline(1 << 16)
                 if not chunk or chunk.endswith(newline):

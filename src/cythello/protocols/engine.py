@@ -27,6 +27,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..records.ggf import GgfGame, parse_move_item
 from ..squares import BLACK, square_name
+from ._io import MAX_LINE, command_lines
 from .nboard import level_for_iterations
 
 Command = Union[str, Sequence[str]]
@@ -67,7 +68,6 @@ class PlayResult:
     info: Dict[str, Any] = field(default_factory=dict)
 
 
-MAX_LINE = 100_000            # characters of one engine line
 MAX_QUEUED = 10_000           # lines read ahead of the client; then the engine waits
 
 
@@ -95,16 +95,9 @@ class _Pipe:
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        stream = self.proc.stdout
         try:
-            while True:
-                raw = stream.readline(MAX_LINE + 1)
-                if not raw:
-                    break
-                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                    self.lines.put(_TOO_LONG)
-                    break                        # nothing sane follows: stop reading
-                self.lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            for line in command_lines(self.proc.stdout, skip_long=False):
+                self.lines.put(_TOO_LONG if line is None else line.rstrip("\r\n"))
         except (OSError, ValueError):
             pass
         self.lines.put(None)

@@ -221,15 +221,12 @@ cdef struct Batch:
     # A shared-search thread's updates of the hot nodes (``Search.hot_visits`` or more) not
     # yet added to the tree, in an open-addressing table by node index.  The threads'
     # paths run through the same nodes at the top of the tree, and atomic updates there on
-    # every iteration make the cores pass those nodes' cache lines back and forth (at 2
-    # threads: 1.5x one thread's iterations with every update atomic, 1.7-1.8x batched,
-    # when the two cores share a cache; 0.96x and 1.2x when a round trip between them
-    # takes 390 ns).  Batched, each thread writes them once every FLUSH_EVERY
-    # iterations.  Its own pending updates and the others' are then unseen by selection,
-    # like visits in flight; the less visited nodes keep their immediate virtual loss, or
-    # the threads pile into the same subtrees (from 16 visits a thread on, 2 threads lost
-    # 47 Elo to one thread at equal iterations; from 128 on, +17 +- 48, at nearly the same
-    # speed).
+    # every iteration make the cores pass those nodes' cache lines back and forth (the
+    # CHANGELOG has the measurements).  Batched, each thread writes them once every
+    # FLUSH_EVERY iterations.  Its own pending updates and the others' are then unseen by
+    # selection, like visits in flight; so only nodes visited often (HOT_PER_THREAD) are
+    # batched: the less visited keep their immediate virtual loss, or the threads pile into
+    # the same subtrees (a low threshold lost strength at equal iterations in matches).
     uint32_t used
     uint16_t order[BATCH_SLOTS]    # the used slots, in the order taken
     Pending slots[BATCH_SLOTS]
