@@ -1,4 +1,5 @@
-"""The two builds of the playouts (portable and x86-64-v3) play exactly the same games;
+"""The two builds (portable and x86-64-v3) of the playouts, the solver and the evaluation
+give exactly the same games, solves and values;
 the faster one is chosen at run time only where the CPU allows it."""
 import os
 import subprocess
@@ -17,7 +18,19 @@ for t in ["", "f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7"]:
         out.append(list(cy.random_playouts(b, 2000, seed=42, policy=pol)))
 res = cy.MCTSPlayer(iterations=3000, seed=9).search(cy.Board())
 out.append([(m.move, m.visits, round(m.win_rate, 12)) for m in res.moves])
-print(r.PLAYOUT_BUILD, hashlib.sha256(json.dumps(out).encode()).hexdigest())
+# The solver (scores, moves and node counts: the same search tree) and the evaluation.
+import random
+rng = random.Random(5)
+for empties in (14, 16, 18, 20):
+    b = cy.Board()
+    while b.empties() > empties and not b.is_game_over():
+        b.push(rng.choice(list(b.legal_moves)))
+    if not b.is_game_over():
+        s = cy.solve(b)
+        out.append([s.score, s.best_move, s.nodes, cy.evaluate(b)])
+info = cy.build_info()
+print(r.PLAYOUT_BUILD, info["solver_path"], info["eval_path"],
+      hashlib.sha256(json.dumps(out).encode()).hexdigest())
 """
 
 
@@ -32,11 +45,11 @@ def _run(portable):
     return out.stdout.split()
 
 
-def test_both_builds_play_the_same_games():
-    fast_build, fast = _run(portable=False)
-    portable_build, portable = _run(portable=True)
-    assert portable_build == "portable"
-    assert fast == portable, (fast_build, portable_build)
+def test_both_builds_play_solve_and_evaluate_the_same():
+    *fast_builds, fast = _run(portable=False)
+    *portable_builds, portable = _run(portable=True)
+    assert portable_builds == ["portable"] * 3
+    assert fast == portable, (fast_builds, portable_builds)
 
 
 def test_the_fast_build_is_used_where_it_can_be():
