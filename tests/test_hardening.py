@@ -383,10 +383,10 @@ def test_reused_subtree_is_kept_whole():
     board = Board.from_transcript("f5d6c3")
     tree = SearchTree(board, seed=2)
     tree.run(20000)
-    child = max(tree.child_stats(), key=lambda c: c[1])
+    child = max(tree.child_stats(), key=lambda c: c.visits)
 
     def shape(idx, depth):
-        return [(c[0], c[1], round(c[2], 6), shape(c[4], depth + 1) if depth < 3 else None)
+        return [(c.move, c.visits, round(c.reward, 6), shape(c.node, depth + 1) if depth < 3 else None)
                 for c in tree.child_stats(idx)]
     expected = shape(child[4], 0)
     after = board.copy()

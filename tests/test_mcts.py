@@ -131,7 +131,7 @@ def test_tree_reuse_keeps_the_subtree_statistics():
     reply = list(board.legal_moves)[0]
     tree = player._trees[0]
     # statistics of the grandchild we are about to reach
-    child = [c for c in tree.child_stats() if c[0] == first.best_move][0]
+    child = [c for c in tree.child_stats() if c.move == first.best_move][0]
     grandchild = [g for g in tree.child_stats(child[4]) if g[0] == reply][0]
     board.push(reply)
     second = player.search(board)
@@ -345,24 +345,24 @@ def test_search_with_the_evaluation(board, options):
     assert tree.run(4000) == (4000, "iterations")
     assert tree.root_visits == 4000
     children = tree.child_stats()
-    assert sum(c[1] for c in children) == 4000
+    assert sum(c.visits for c in children) == 4000
     for visits, child_sum, expanded, proven, *_ in tree.node_visit_sums():
         assert child_sum <= visits
         if expanded and not proven:
             assert visits - child_sum <= 1
     # Values are the evaluation's, in discs, minimax-backed-up: a node is worth minus the
     # best of its children (for the player who moved into it), down the whole tree.
-    assert tree.root_value == pytest.approx(max(c[5] for c in children))
+    assert tree.root_value == pytest.approx(max(c.value for c in children))
 
     def check(idx, value, depth):
         below = tree.child_stats(idx)
         if below and depth < 6:
-            assert value == pytest.approx(-max(c[5] for c in below))
+            assert value == pytest.approx(-max(c.value for c in below))
             for c in below:
-                assert -64 <= c[5] <= 64
-                check(c[4], c[5], depth + 1)
+                assert -64 <= c.value <= 64
+                check(c.node, c.value, depth + 1)
     for c in children:
-        check(c[4], c[5], 0)
+        check(c.node, c.value, 0)
 
 
 def test_the_evaluation_values_are_the_evaluators():
@@ -376,7 +376,7 @@ def test_the_evaluation_values_are_the_evaluators():
         assert value == pytest.approx(-evaluate(child), abs=1 / 128)
     plain = SearchTree(board, seed=1, eval_weights=None)
     plain.run(10)
-    assert plain.root_value is None and all(c[5] is None for c in plain.child_stats())
+    assert plain.root_value is None and all(c.value is None for c in plain.child_stats())
 
 
 def test_early_stop_ends_a_decided_search():
@@ -389,10 +389,10 @@ def test_early_stop_ends_a_decided_search():
     done, reason = early.run(100_000)
     assert reason == "decided" and done < 100_000
     # It stopped only once the leader could not be caught with what was left.
-    visits = sorted((c[1] for c in early.child_stats()), reverse=True)
+    visits = sorted((c.visits for c in early.child_stats()), reverse=True)
     assert visits[0] - visits[1] > 100_000 - done
-    best = max(early.child_stats(), key=lambda c: c[1])[0]
-    assert best == max(full.child_stats(), key=lambda c: c[1])[0]
+    best = max(early.child_stats(), key=lambda c: c.visits).move
+    assert best == max(full.child_stats(), key=lambda c: c.visits).move
 
 
 def test_progressive_widening_considers_the_best_children_first():
@@ -401,10 +401,10 @@ def test_progressive_widening_considers_the_best_children_first():
     tree = SearchTree(board, seed=1, eval_weights=default_weights(), leaf_eval=1.0, widening=1.0)
     tree.run(64)
     children = tree.child_stats()            # sorted by the evaluation at expansion
-    visited = [c for c in children if c[1]]
+    visited = [c for c in children if c.visits]
     assert len(visited) < len(children)      # the worst were not even tried yet
     assert children[: len(visited)] == visited
-    assert sum(c[1] for c in children) == 64
+    assert sum(c.visits for c in children) == 64
 
 
 @pytest.mark.parametrize("threads", [2, 3])
@@ -417,7 +417,7 @@ def test_shared_tree_invariants(threads):
     assert (done, reason) == (20_000, "iterations")           # the budget is exact
     assert tree.root_visits == 20_000
     children = tree.child_stats()
-    assert 20_000 - threads <= sum(c[1] for c in children) <= 20_000
+    assert 20_000 - threads <= sum(c.visits for c in children) <= 20_000
     # A virtual loss is a visit counted on the way down whose reward comes at the backup:
     # once the search is over, every node's reward is a sum of one reward per visit.
     for i, (visits, child_sum, expanded, _proven, reward, claimed) in enumerate(
@@ -431,7 +431,7 @@ def test_shared_tree_invariants(threads):
     for _, visits, reward, *_ in children:
         assert 0 <= reward <= visits
     # It keeps working after reuse, and a stop from another thread ends it.
-    child = max(children, key=lambda c: c[1])
+    child = max(children, key=lambda c: c.visits)
     after = board.copy()
     after.push(child[0])
     assert tree.advance(after)
@@ -458,7 +458,7 @@ def test_a_full_shared_tree_gives_back_its_claims():
         assert reason == "nodes" and done < 1_000_000
         sums = tree.node_visit_sums()
         assert not [row for row in sums if row[5] and not row[2]]
-        child = max(tree.child_stats(), key=lambda c: c[1])[0]
+        child = max(tree.child_stats(), key=lambda c: c.visits).move
         after = board.copy()
         after.push(child)
         assert tree.advance(after)
@@ -483,7 +483,7 @@ def test_a_full_pool_is_recycled_and_the_search_goes_on(options):
     done, reason = tree.run(30_000)
     assert (done, reason) == (30_000, "iterations")
     assert tree.recycled >= 2 and tree.nodes <= 4_000
-    assert tree.root_visits == 30_000 == sum(c[1] for c in tree.child_stats())
+    assert tree.root_visits == 30_000 == sum(c.visits for c in tree.child_stats())
     for visits, child_sum, expanded, _proven, reward, claimed in tree.node_visit_sums():
         # A node made a leaf again and expanded anew has fewer visits below it than its
         # own: the dropped children's are in its statistics, not its new children's.  (On
@@ -491,7 +491,7 @@ def test_a_full_pool_is_recycled_and_the_search_goes_on(options):
         assert child_sum <= visits or "transpositions" in options
         assert -1e-9 <= reward <= visits + 1e-9
         assert expanded or not claimed               # no expansion claim left behind
-    child = max(tree.child_stats(), key=lambda c: c[1])[0]
+    child = max(tree.child_stats(), key=lambda c: c.visits).move
     after = board.copy()
     after.push(child)
     assert tree.advance(after) and tree.run(2_000) == (2_000, "iterations")
@@ -569,10 +569,10 @@ def _dag_nodes(tree, board):
         positions[idx] = text
         children = tree.child_stats(idx)
         if children:
-            assert sorted(c[0] for c in children) == sorted(b.legal_moves), text
+            assert sorted(c.move for c in children) == sorted(b.legal_moves), text
         for c in children:
-            b.push(c[0])
-            stack.append((c[4], b.copy()))
+            b.push(c.move)
+            stack.append((c.node, b.copy()))
             b.pop()
     return positions
 
@@ -586,14 +586,14 @@ def test_transpositions_share_children_of_the_same_position(threads):
                       max_nodes=1_000_000)
     assert tree.run(20_000) == (20_000, "iterations")
     assert tree.transpositions and tree.links > 0 and tree.expansions > 0
-    assert tree.root_visits == sum(c[1] for c in tree.child_stats())
+    assert tree.root_visits == sum(c.visits for c in tree.child_stats())
     positions = _dag_nodes(tree, board)
     # Some block of children has two parents, and they stand for the same position.
     parents = {}
     for idx in positions:
         children = tree.child_stats(idx)
         if children:
-            parents.setdefault(children[0][4], []).append(idx)
+            parents.setdefault(children[0].node, []).append(idx)
     shared = [p for p in parents.values() if len(p) > 1]
     assert shared
     for group in shared:
@@ -725,7 +725,7 @@ def test_ponder_then_search_reuses_the_pondered_tree(threads):
     _wait_for(lambda: tree.nodes > 20_000, "the pondered tree to grow")
     player.stop()
     _wait_for(lambda: not player.pondering, "pondering to stop")
-    reply = max(tree.child_stats(), key=lambda c: c[1])[0]
+    reply = max(tree.child_stats(), key=lambda c: c.visits).move
     board.push(reply)
     result = player.search(board)
     assert result.reused_visits > 1000
@@ -785,7 +785,7 @@ def test_a_search_stops_before_its_visit_counters_overflow(threads):
     assert reason == "iterations"
     # Other threads may hold a batch of root visits when the limit is seen.
     assert 3000 <= tree.root_visits <= 3000 + threads * 200
-    assert sum(c[1] for c in tree.child_stats()) <= tree.root_visits
+    assert sum(c.visits for c in tree.child_stats()) <= tree.root_visits
     assert tree.run(1000) == (1000, "iterations")              # the real bound is far away
     with pytest.raises(ValueError):
         _mcts._limit_root_visits(0)

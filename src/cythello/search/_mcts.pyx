@@ -52,6 +52,7 @@ from cythello.errors import PlayerBusyError
 from cythello.search._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
 from cythello.search._rollout import ROLLOUT_POLICIES, random_seed
 from cythello.search._transpositions import TABLE_BYTES_PER_NODE
+from cythello.search.node_stats import ChildStats, NodeSums
 from cythello.search.settings import SearchSettings, check_int, check_number
 from cythello.search.states import Proof, StopReason
 
@@ -1083,9 +1084,8 @@ cdef class SearchTree:
         return -self.s.pool.nodes[0].value / <double>EVAL_SCALE
 
     def child_stats(self, idx=0):
-        """``[(move, visits, reward sum, proof, node index, value), ...]`` of a node's
-        children; ``value`` is the evaluation's minimax estimate of the final disc
-        difference for the player making the move (None without an evaluation)."""
+        """A node's children as :class:`~cythello.search.node_stats.ChildStats` records
+        (move, visits, reward sum, proof, node index, value)."""
         self._check_idle()
         if isinstance(idx, bool) or not isinstance(idx, int):
             raise TypeError(f"a node index is an int, not {type(idx).__name__}")
@@ -1096,8 +1096,9 @@ cdef class SearchTree:
             return []
         first = nodes[idx].first_child
         evaluated = self.s.evaluate != NULL
-        return [(nodes[i].move, nodes[i].visits, nodes[i].reward, PROOF_NAMES[nodes[i].proven], i,
-                 nodes[i].value / <double>EVAL_SCALE if evaluated else None)
+        return [ChildStats(nodes[i].move, nodes[i].visits, nodes[i].reward,
+                           PROOF_NAMES[nodes[i].proven], i,
+                           nodes[i].value / <double>EVAL_SCALE if evaluated else None)
                 for i in range(first, first + nodes[idx].num_children)]
 
     def amaf_stats(self, idx=0):
@@ -1107,7 +1108,7 @@ cdef class SearchTree:
         if self.s.pool.amaf == NULL:
             return []
         cdef Amaf* amaf = self.s.pool.amaf
-        return [(c[0], amaf[<uint32_t>c[4]].visits, amaf[<uint32_t>c[4]].reward)
+        return [(c.move, amaf[<uint32_t>c.node].visits, amaf[<uint32_t>c.node].reward)
                 for c in children]
 
     def principal_variation(self, max_length=60):
@@ -1116,18 +1117,16 @@ cdef class SearchTree:
         pv = []
         idx = 0
         while len(pv) < max_length:
-            children = [c for c in self.child_stats(idx) if c[1] > 0]
+            children = [c for c in self.child_stats(idx) if c.visits > 0]
             if not children:
                 break
-            best = max(children, key=lambda c: (c[1], c[2] / c[1]))
-            pv.append(best[0])
-            idx = best[4]
+            best = max(children, key=lambda c: (c.visits, c.reward / c.visits))
+            pv.append(best.move)
+            idx = best.node
         return pv
 
     def node_visit_sums(self):
-        """For tests: ``[(visits, sum of children's visits, expanded, proven, reward,
-        claimed)]`` per node (``claimed``: a thread of a shared search claimed its
-        expansion)."""
+        """For tests: a :class:`~cythello.search.node_stats.NodeSums` per node."""
         self._check_idle()
         cdef Node* nodes = self.s.pool.nodes
         cdef uint32_t i, j
@@ -1137,9 +1136,9 @@ cdef class SearchTree:
             if nodes[i].flags & FLAG_EXPANDED:
                 for j in range(nodes[i].first_child, nodes[i].first_child + nodes[i].num_children):
                     total += nodes[j].visits
-            out.append((nodes[i].visits, total, bool(nodes[i].flags & FLAG_EXPANDED),
-                        nodes[i].proven != UNPROVEN, nodes[i].reward,
-                        bool(nodes[i].flags & FLAG_EXPANDING)))
+            out.append(NodeSums(nodes[i].visits, total, bool(nodes[i].flags & FLAG_EXPANDED),
+                                nodes[i].proven != UNPROVEN, nodes[i].reward,
+                                bool(nodes[i].flags & FLAG_EXPANDING)))
         return out
 
     def advance(self, Board board not None, max_plies=4):

@@ -12,8 +12,8 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import asdict, dataclass
-from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from ..book.store import Book, draw_book_move
 from ..core._board import Board, transform_square
@@ -594,26 +594,25 @@ class MCTSPlayer:
         """Whether the search has not made up its mind: the two most visited root moves
         are close, or the most visited is not the best valued (with the evaluation)."""
         merged = self._merged_root()
-        if len(merged) < 2 or any(row[2] for row in merged.values()):
+        if len(merged) < 2 or any(row.proof for row in merged.values()):
             return False                         # a proof settles it either way
-        ranked = sorted(merged, key=lambda m: merged[m][0], reverse=True)
-        if merged[ranked[1]][0] >= UNSETTLED_RATIO * merged[ranked[0]][0]:
+        ranked = sorted(merged, key=lambda m: merged[m].visits, reverse=True)
+        if merged[ranked[1]].visits >= UNSETTLED_RATIO * merged[ranked[0]].visits:
             return True
-        values = {m: sum(row[3]) / len(row[3]) for m, row in merged.items() if row[3]}
+        values = {m: row.value for m, row in merged.items() if row.value is not None}
         return bool(values) and max(values, key=values.__getitem__) != ranked[0]
 
-    def _merged_root(self) -> Dict[int, List[Any]]:
-        """The root moves' statistics summed over the trees: ``{move: [visits, reward sum,
-        proof, [value of each tree]]}``."""
-        merged: Dict[int, List[Any]] = {}
+    def _merged_root(self) -> Dict[int, _RootMove]:
+        """The root moves' statistics summed over the trees."""
+        merged: Dict[int, _RootMove] = {}
         for tree in self._trees:
-            for move, visits, reward, proof, _, value in tree.child_stats():
-                row = merged.setdefault(move, [0, 0.0, None, []])
-                row[0] += visits
-                row[1] += reward
-                row[2] = row[2] or proof
-                if value is not None:
-                    row[3].append(value)
+            for child in tree.child_stats():
+                row = merged.setdefault(child.move, _RootMove())
+                row.visits += child.visits
+                row.reward += child.reward
+                row.proof = row.proof or child.proof
+                if child.value is not None:
+                    row.values.append(child.value)
         return merged
 
     def _solve_exactly(self, board: Board, start: float,
@@ -647,13 +646,8 @@ class MCTSPlayer:
                 reason: StopReason) -> SearchResult:
         merged = self._merged_root()
         _pool_symmetric_moves(board, merged)
-        moves = [MoveStats(m, v, (r / v) if v else 0.0, p, None,
-                           sum(vals) / len(vals) if vals else None)
-                 for m, (v, r, p, vals, *_) in merged.items()]
-        for stats in moves:
-            pooled = merged[stats.move]
-            if len(pooled) > 4:                      # a symmetric move: the orbit's numbers
-                stats.win_rate, stats.value = pooled[4], pooled[5]
+        moves = [MoveStats(m, row.visits, row.win_rate, row.proof, None, row.value)
+                 for m, row in merged.items()]
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
         if not any(s.visits for s in moves) and not any(s.proof for s in moves):
             # Stopped before the first iteration (a stop during the endgame solve, say):
@@ -661,7 +655,7 @@ class MCTSPlayer:
             moves = [_untried_move(board, self.eval_weights)]
         proofs = [t.root_proof for t in self._trees if t.root_proof]
         root_visits = sum(t.root_visits for t in self._trees)
-        total_reward = sum(row[1] for row in merged.values())
+        total_reward = sum(row.reward for row in merged.values())
         win_rate = total_reward / root_visits if root_visits else 0.5
         pv = self._trees[0].principal_variation()
         best = _best_move(moves) if moves else list(board.legal_moves)[0]
@@ -677,10 +671,33 @@ class MCTSPlayer:
         )
 
 
-def _pool_symmetric_moves(board: Board, merged: Dict[int, List[Any]]) -> None:
+@dataclass
+class _RootMove:
+    """A root move's statistics summed over a player's trees."""
+
+    visits: int = 0
+    reward: float = 0.0                       # summed over the visits
+    proof: Optional[Proof] = None
+    values: List[float] = field(default_factory=list)      # each evaluated tree's value
+    pooled: Optional[Tuple[float, Optional[float]]] = None  # a symmetric move's orbit's
+
+    @property
+    def win_rate(self) -> float:
+        if self.pooled is not None:
+            return self.pooled[0]
+        return self.reward / self.visits if self.visits else 0.0
+
+    @property
+    def value(self) -> Optional[float]:
+        if self.pooled is not None:
+            return self.pooled[1]
+        return sum(self.values) / len(self.values) if self.values else None
+
+
+def _pool_symmetric_moves(board: Board, merged: Dict[int, _RootMove]) -> None:
     """Moves that a symmetry of the position maps onto each other (the four first moves)
     are equally good: give each the win rate and value of its whole orbit, so that search
-    noise does not show as a difference.  Appends them to the rows it pools."""
+    noise does not show as a difference."""
     symmetries = [k for k in range(1, 8) if board.transform(k) == board]
     if not symmetries:
         return
@@ -693,13 +710,13 @@ def _pool_symmetric_moves(board: Board, merged: Dict[int, List[Any]]) -> None:
     for members in orbits.values():
         if len(members) < 2:
             continue
-        visits = sum(merged[m][0] for m in members)
-        reward = sum(merged[m][1] for m in members)
-        values = [v for m in members for v in merged[m][3]]
+        visits = sum(merged[m].visits for m in members)
+        reward = sum(merged[m].reward for m in members)
+        values = [v for m in members for v in merged[m].values]
         win_rate = reward / visits if visits else 0.0
         value = sum(values) / len(values) if values else None
         for m in members:
-            merged[m] += [win_rate, value]
+            merged[m].pooled = (win_rate, value)
 
 
 def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
