@@ -86,7 +86,7 @@ def test_same_seed_same_bytes_whatever_the_workers(tmp_path):
 def test_every_worker_gets_work_when_shards_are_fewer(tmp_path):
     """One shard of 4 games on 2 workers: the shard is played in two pieces (one per
     worker) and is the same file as one worker's."""
-    from cythello.selfplay import _pieces
+    from cythello.selfplay.run import _pieces
     assert _pieces([(0, 0, 4)], 2) == [(0, 0, 2, 0, 2), (0, 1, 2, 2, 2)]
     assert _pieces([(0, 0, 50), (1, 50, 50)], 2) == [(0, 0, 1, 0, 50), (1, 0, 1, 50, 50)]
     assert _pieces([(0, 0, 1)], 4) == [(0, 0, 1, 0, 1)]

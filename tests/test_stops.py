@@ -160,7 +160,7 @@ def test_an_error_cancels_the_pending_jobs_and_kills_the_workers(tmp_path):
 
 
 def test_self_play_reports_a_full_disk_without_playing_on(tmp_path, monkeypatch):
-    import cythello.selfplay as sp
+    import cythello.selfplay.run as sp
     written = []
 
     def full(path, columns):
