@@ -13,8 +13,8 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "cythello"
-# Source files (an include file is annotated as a .pyx copy, so its lines keep their
-# numbers) and the functions in them that must not touch Python.
+# Source files (an include file is annotated as a .pyx copy, with the files it includes
+# inlined) and the functions in them that must not touch Python.
 HOT = {
     "search/_playout_impl.pxi": ["pick_move", "_playout_loop"],
     "search/_rollout": ["playout"],
@@ -28,7 +28,8 @@ HOT = {
                      "_mark_below", "pool_recycle_threshold", "_rank"],
     "search/_endgame_impl.pxi": ["_solve_1", "_solve_2", "_solve_3", "_solve_4", "_nws",
                                  "_nws_shallow", "_nws_by_parity", "_nws_table", "_order",
-                                 "_eval_search", "_pvs", "_probe", "_store"],
+                                 "_eval_search", "_pvs", "_probe", "_store", "_split",
+                                 "_search_move", "_take"],
     "search/_midgame": ["_alphabeta", "_leaf"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
@@ -52,7 +53,12 @@ def main() -> int:
         for source, names in HOT.items():
             module = source.replace(".pxi", "_check")
             if source.endswith(".pxi"):
-                shutil.copy(pkg / source, pkg / f"{module}.pyx")
+                # Its own includes inlined: the annotation covers one file only.
+                folder = (pkg / source).parent
+                text = re.sub(r'^include "(.+)"$',
+                              lambda m, folder=folder: (folder / m.group(1)).read_text(),
+                              (pkg / source).read_text(), flags=re.M)
+                (pkg / f"{module}.pyx").write_text(text)
             subprocess.run([sys.executable, "-m", "cython", "-3", "-a", "-I", tmp,
                             "-X", "boundscheck=False", "-X", "wraparound=False",
                             "-X", "cdivision=True", "-I", str(pkg / "core"),

@@ -1,7 +1,9 @@
 # The solver's search, included by two modules: ``_endgame`` (the portable build, which
 # holds the Python interface) and ``_endgame_v3`` (the same code built for x86-64-v3,
 # loaded only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).
-# ``_pvs`` is the entry point; both builds search the same tree node for node.
+# ``_run`` is the entry point (handed to ``_endgame`` by a capsule); both builds search the
+# same tree node for node.  The transposition table and the parallel search are in their
+# own files, included here.
 from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free
 from cpython.pycapsule cimport PyCapsule_New
@@ -98,26 +100,10 @@ cdef void _init_tables() noexcept:
 _init_tables()
 
 
-# -- the search context and the transposition table ------------------------------------------
+# -- the transposition table (_endgame_table.pxi) and the search context ------------------
 
-cdef struct Entry:
-    # Lock-free for the parallel solve (Hyatt's scheme): the key words are stored XORed
-    # with the data word, so an entry torn by two threads writing at once fails its check
-    # and reads as a miss.
-    uint64_t key_P            # P ^ data
-    uint64_t key_O            # O ^ data
-    uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
+include "_endgame_table.pxi"
 
-cdef struct Found:            # what a probe read, a consistent copy
-    int lower, upper          # the score lies in [lower, upper]
-    int move                  # best move found, or PASS_MOVE
-    int empties               # how deep the search behind it was
-    int date                  # the solve that wrote it (older entries give way)
-
-cdef struct Table:
-    Entry* entries            # 2 ** bits buckets of 2 entries
-    int bits
-    uint16_t date
 
 cdef struct SplitPoint:
     # A node whose remaining moves several threads search (young brothers wait: the first
@@ -179,201 +165,9 @@ cdef inline bint _should_stop(Context* ctx) noexcept nogil:
     return ctx.aborted
 
 
-cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
-    cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
-    return &t.entries[2 * ((h ^ (h >> 29)) >> (64 - t.bits))]
+# -- parallel search (_endgame_parallel.pxi) --------------------------------------------------
 
-
-cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept nogil:
-    cdef uint64_t d = e.data
-    if (e.key_P ^ d) != P or (e.key_O ^ d) != O:
-        return False
-    out.lower = <int8_t>(d & 0xFF)
-    out.upper = <int8_t>((d >> 8) & 0xFF)
-    out.move = (d >> 16) & 0xFF
-    out.empties = (d >> 24) & 0xFF
-    out.date = (d >> 32) & 0xFFFF
-    return True
-
-
-cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept nogil:
-    """Whether the table knows this position (then ``out`` holds what it knows)."""
-    cdef Entry* b = _bucket(t, P, O)
-    return _read(&b[0], P, O, out) or _read(&b[1], P, O, out)
-
-
-cdef inline int _age(Entry* e, int date) noexcept nogil:
-    """An entry's claim to stay: entries of this solve by depth, older ones last."""
-    cdef uint64_t d = e.data
-    return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
-
-
-cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
-                 int score, int move) noexcept nogil:
-    """Record what a search with window (alpha, beta) found: an upper bound if it failed
-    low, a lower bound if it failed high, else the exact score."""
-    cdef Entry* b = _bucket(t, P, O)
-    cdef Entry* e
-    cdef Found f
-    if _read(&b[0], P, O, &f):
-        e = &b[0]
-    elif _read(&b[1], P, O, &f):
-        e = &b[1]
-    else:
-        # Replace an entry from an older solve, else the shallower one.
-        e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
-        f.lower = -64
-        f.upper = 64
-        f.move = PASS_MOVE
-    if score <= alpha:
-        if score < f.upper:
-            f.upper = score
-    elif score >= beta:
-        if score > f.lower:
-            f.lower = score
-    else:
-        f.lower = f.upper = score
-    if f.lower > f.upper:         # an older, inconsistent bound: the new one wins
-        f.lower = f.upper = score
-    if score > alpha:
-        f.move = move
-    cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
-                       | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
-                       | (<uint64_t>t.date) << 32)
-    e.key_P = P ^ d
-    e.key_O = O ^ d
-    e.data = d
-
-
-# -- parallel search: young brothers wait (Feldmann et al.) ------------------------------------
-
-cdef void _publish(Workers* w, SplitPoint* sp) noexcept nogil:
-    if w.n_open < MAX_OPEN:
-        w.open[w.n_open] = sp
-        w.n_open += 1
-        cy_cond_broadcast(&w.wake)
-
-
-cdef void _retire(Workers* w, SplitPoint* sp) noexcept nogil:
-    """Take a split point off the open list (no more moves to hand out)."""
-    cdef int i
-    for i in range(w.n_open):
-        if w.open[i] == sp:
-            w.n_open -= 1
-            w.open[i] = w.open[w.n_open]
-            return
-
-
-cdef int _take(Workers* w, SplitPoint* sp) noexcept nogil:
-    """The index of a move of ``sp`` nobody searches yet, or -1 (lock held)."""
-    cdef int i
-    if sp.cutoff or w.abort or sp.next >= sp.n:
-        _retire(w, sp)
-        return -1
-    i = sp.next
-    sp.next += 1
-    if sp.next >= sp.n:
-        _retire(w, sp)
-    return i
-
-
-cdef void _search_move(Context* ctx, SplitPoint* sp, int i) noexcept nogil:
-    """Search move ``i`` of ``sp`` and report it (takes the lock to report)."""
-    cdef int v = -_nws(ctx, sp.O ^ sp.flipped[i],
-                       sp.P | sp.flipped[i] | ((<uint64_t>1) << sp.squares[i]),
-                       -sp.alpha - 1, sp.empties - 1)
-    cdef Workers* w = ctx.workers
-    cy_mutex_lock(&w.lock)
-    if not ctx.aborted and v > sp.best:
-        sp.best = v
-        sp.best_move = sp.squares[i]
-        if v > sp.alpha:
-            sp.cutoff = 1
-            _retire(w, sp)
-    cy_mutex_unlock(&w.lock)
-
-
-cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, int* squares,
-                 uint64_t* flipped, int n, int* best, int* best_move) noexcept nogil:
-    """Search the ``n`` moves left at a node with idle helpers; ``best``/``best_move``
-    come in as what the first move found and go out as the best of all."""
-    cdef SplitPoint sp
-    cdef Workers* w = ctx.workers
-    cdef SplitPoint* above = ctx.sp
-    cdef int i
-    sp.P = P
-    sp.O = O
-    sp.alpha = alpha
-    sp.empties = empties
-    sp.n = n
-    sp.next = 0
-    for i in range(n):
-        sp.squares[i] = squares[i]
-        sp.flipped[i] = flipped[i]
-    sp.best = best[0]
-    sp.best_move = best_move[0]
-    sp.cutoff = 0
-    sp.workers = 0
-    sp.parent = above
-    ctx.sp = &sp
-    cy_mutex_lock(&w.lock)
-    _publish(w, &sp)
-    while True:                         # the master searches moves too, then waits
-        i = _take(w, &sp)
-        if i < 0:
-            break
-        cy_mutex_unlock(&w.lock)
-        _search_move(ctx, &sp, i)
-        cy_mutex_lock(&w.lock)
-    _retire(w, &sp)
-    while sp.workers > 0:
-        cy_cond_wait(&w.done, &w.lock)
-    cy_mutex_unlock(&w.lock)
-    ctx.sp = above
-    if w.abort or _cut_above(above):
-        # A helper's move may have been cut short by the abort or by a cut-off further up:
-        # the result is incomplete and must not reach the table as a bound (this thread
-        # may not have noticed yet itself).
-        ctx.aborted = True
-    elif ctx.aborted:
-        # Only this split point's own cut-off ended the master's search early: its best
-        # move refutes the node, no reason to unwind further.
-        ctx.aborted = False
-    best[0] = sp.best
-    best_move[0] = sp.best_move
-
-
-cdef void _helper(void* arg) noexcept nogil:
-    """A helper thread: search moves of open split points until the solve ends."""
-    cdef Context ctx = (<Context*>arg)[0]        # the master's settings, a fresh count
-    cdef Workers* w = ctx.workers
-    cdef SplitPoint* sp
-    cdef int i
-    ctx.nodes = 0
-    ctx.sp = NULL
-    cy_mutex_lock(&w.lock)
-    while True:
-        while not w.quit and w.n_open == 0:
-            w.idle += 1
-            cy_cond_wait(&w.wake, &w.lock)
-            w.idle -= 1
-        if w.quit:
-            break
-        sp = w.open[w.n_open - 1]                # the newest: the deepest, cheapest
-        i = _take(w, sp)
-        if i < 0:
-            continue
-        sp.workers += 1
-        cy_mutex_unlock(&w.lock)
-        ctx.sp = sp
-        ctx.aborted = w.abort
-        _search_move(&ctx, sp, i)
-        cy_mutex_lock(&w.lock)
-        sp.workers -= 1
-        if sp.workers == 0:
-            cy_cond_broadcast(&w.done)
-    w.nodes += ctx.nodes
-    cy_mutex_unlock(&w.lock)
+include "_endgame_parallel.pxi"
 
 
 # -- the last empties --------------------------------------------------------------------------

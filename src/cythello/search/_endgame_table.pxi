@@ -1,0 +1,87 @@
+# The solver's transposition table (part of ``_endgame_impl.pxi``, which includes it):
+# lock-free buckets of two entries, replaced by depth and age.
+
+cdef struct Entry:
+    # Lock-free for the parallel solve (Hyatt's scheme): the key words are stored XORed
+    # with the data word, so an entry torn by two threads writing at once fails its check
+    # and reads as a miss.
+    uint64_t key_P            # P ^ data
+    uint64_t key_O            # O ^ data
+    uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
+
+cdef struct Found:            # what a probe read, a consistent copy
+    int lower, upper          # the score lies in [lower, upper]
+    int move                  # best move found, or PASS_MOVE
+    int empties               # how deep the search behind it was
+    int date                  # the solve that wrote it (older entries give way)
+
+cdef struct Table:
+    Entry* entries            # 2 ** bits buckets of 2 entries
+    int bits
+    uint16_t date
+
+
+cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
+    cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
+    return &t.entries[2 * ((h ^ (h >> 29)) >> (64 - t.bits))]
+
+
+cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept nogil:
+    cdef uint64_t d = e.data
+    if (e.key_P ^ d) != P or (e.key_O ^ d) != O:
+        return False
+    out.lower = <int8_t>(d & 0xFF)
+    out.upper = <int8_t>((d >> 8) & 0xFF)
+    out.move = (d >> 16) & 0xFF
+    out.empties = (d >> 24) & 0xFF
+    out.date = (d >> 32) & 0xFFFF
+    return True
+
+
+cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept nogil:
+    """Whether the table knows this position (then ``out`` holds what it knows)."""
+    cdef Entry* b = _bucket(t, P, O)
+    return _read(&b[0], P, O, out) or _read(&b[1], P, O, out)
+
+
+cdef inline int _age(Entry* e, int date) noexcept nogil:
+    """An entry's claim to stay: entries of this solve by depth, older ones last."""
+    cdef uint64_t d = e.data
+    return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
+
+
+cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
+                 int score, int move) noexcept nogil:
+    """Record what a search with window (alpha, beta) found: an upper bound if it failed
+    low, a lower bound if it failed high, else the exact score."""
+    cdef Entry* b = _bucket(t, P, O)
+    cdef Entry* e
+    cdef Found f
+    if _read(&b[0], P, O, &f):
+        e = &b[0]
+    elif _read(&b[1], P, O, &f):
+        e = &b[1]
+    else:
+        # Replace an entry from an older solve, else the shallower one.
+        e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
+        f.lower = -64
+        f.upper = 64
+        f.move = PASS_MOVE
+    if score <= alpha:
+        if score < f.upper:
+            f.upper = score
+    elif score >= beta:
+        if score > f.lower:
+            f.lower = score
+    else:
+        f.lower = f.upper = score
+    if f.lower > f.upper:         # an older, inconsistent bound: the new one wins
+        f.lower = f.upper = score
+    if score > alpha:
+        f.move = move
+    cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
+                       | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
+                       | (<uint64_t>t.date) << 32)
+    e.key_P = P ^ d
+    e.key_O = O ^ d
+    e.data = d
