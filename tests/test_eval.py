@@ -347,3 +347,21 @@ def test_shipped_weights_beat_the_square_table():
     coef, *_ = np.linalg.lstsq(a, exact, rcond=None)
     baseline = np.abs(a @ coef - exact).mean()
     assert ours < 0.8 * baseline, (ours, baseline)
+
+
+def test_batched_entry_points_check_positions_alike():
+    """Evaluation, features and the batched alpha-beta search share one position check."""
+    from cythello.eval import default_weights
+    from cythello.eval._patterns import feature_indices
+    from cythello.search._midgame import search_many
+    weights = default_weights()
+    calls = [weights.evaluate_many, feature_indices,
+             lambda own, opp: search_many(own, opp, 1, weights)]
+    for call in calls:
+        with pytest.raises(ValueError, match="one length"):
+            call([1, 2], [4])
+        with pytest.raises(ValueError, match="one length"):
+            call(np.zeros((2, 2)), np.zeros((2, 2)))
+        with pytest.raises(ValueError, match="both own and opp"):
+            call([1], [1])
+        assert len(call([0x0000000810000000], [0x0000001008000000])) == 1

@@ -63,9 +63,9 @@ cdef class PatternWeights:
     def evaluate_many(self, own, opp):
         """Evaluations (in discs) of many positions at once: ``own`` and ``opp`` are uint64
         arrays of the side to move's and the opponent's discs."""
-        cdef const uint64_t[::1] P = np.ascontiguousarray(own, dtype=np.uint64)
-        cdef const uint64_t[::1] O = np.ascontiguousarray(opp, dtype=np.uint64)
-        _check_positions(P, O)
+        own, opp = position_arrays(own, opp)
+        cdef const uint64_t[::1] P = own
+        cdef const uint64_t[::1] O = opp
         out = np.empty(P.shape[0], dtype=np.float64)
         cdef double[::1] res = out
         cdef Py_ssize_t i, n = P.shape[0]
@@ -75,19 +75,26 @@ cdef class PatternWeights:
         return out
 
 
-cdef _check_positions(const uint64_t[::1] P, const uint64_t[::1] O):
-    if P.shape[0] != O.shape[0]:
-        raise ValueError(f"own and opp must have the same length ({P.shape[0]} != {O.shape[0]})")
-    if np.any(np.bitwise_and(np.asarray(P), np.asarray(O))):
+def position_arrays(own, opp):
+    """Many positions (the side to move's and the opponent's discs) as two contiguous
+    uint64 arrays, checked: of one length, no square in both.  The one check of the
+    batched entry points (evaluation, features, alpha-beta searches)."""
+    P = np.ascontiguousarray(own, dtype=np.uint64)
+    O = np.ascontiguousarray(opp, dtype=np.uint64)
+    if P.ndim != 1 or O.ndim != 1 or P.shape[0] != O.shape[0]:
+        raise ValueError(f"own and opp must be 1-d arrays of one length, not of shapes "
+                         f"{P.shape} and {O.shape}")
+    if np.any(np.bitwise_and(P, O)):
         raise ValueError("a position has a square in both own and opp")
+    return P, O
 
 
 def feature_indices(own, opp):
     """The unpacked table index of every feature (N, 47) of many positions (uint64 arrays
     of the side to move's and the opponent's discs), as the evaluator reads them."""
-    cdef const uint64_t[::1] P = np.ascontiguousarray(own, dtype=np.uint64)
-    cdef const uint64_t[::1] O = np.ascontiguousarray(opp, dtype=np.uint64)
-    _check_positions(P, O)
+    own, opp = position_arrays(own, opp)
+    cdef const uint64_t[::1] P = own
+    cdef const uint64_t[::1] O = opp
     out = np.empty((P.shape[0], N_INDICES), dtype=np.int32)
     cdef int32_t[:, ::1] res = out
     cdef Py_ssize_t i, n = P.shape[0]

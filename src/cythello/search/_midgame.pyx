@@ -17,6 +17,7 @@ from cythello.core._rules cimport (
 from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, eval_fn
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
+from cythello.eval._patterns import position_arrays
 
 cdef enum:
     INF = 1 << 20
@@ -114,12 +115,9 @@ def search(Board board not None, depth, PatternWeights weights not None):
 def search_many(own, opp, depth, PatternWeights weights not None):
     """The depth-``depth`` search score (in discs) of many positions (uint64 arrays of the
     side to move's and the opponent's discs), without the GIL."""
-    cdef const uint64_t[::1] P = np.ascontiguousarray(own, dtype=np.uint64)
-    cdef const uint64_t[::1] O = np.ascontiguousarray(opp, dtype=np.uint64)
-    if P.shape[0] != O.shape[0]:
-        raise ValueError(f"own and opp must have the same length ({P.shape[0]} != {O.shape[0]})")
-    if np.any(np.bitwise_and(np.asarray(P), np.asarray(O))):
-        raise ValueError("a position has a square in both own and opp")
+    own, opp = position_arrays(own, opp)
+    cdef const uint64_t[::1] P = own
+    cdef const uint64_t[::1] O = opp
     cdef int d = _check_depth(depth), move
     out = np.empty(P.shape[0], dtype=np.float64)
     cdef double[::1] res = out
