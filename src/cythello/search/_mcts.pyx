@@ -988,7 +988,11 @@ cdef class SearchTree:
             else:
                 reason = _run(&self.s, &self.rng, limit - done[0], until, &ran)
             done[0] += ran
-            if (reason != STOP_NODES or not self.s.recycle or done[0] >= limit
+            if reason == STOP_NODES and done[0] >= limit:
+                # The pool filled on the budget's last iteration (one thread of a shared
+                # search may, while the others finish theirs): the budget ended the run.
+                return STOP_ITERATIONS
+            if (reason != STOP_NODES or not self.s.recycle
                     or _recycle(&self.s) != 0):
                 return reason
 

@@ -12,19 +12,26 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from ..book.store import Book, draw_book_move
-from ..core._board import Board, transform_square
+from ..core._board import Board
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..eval._patterns import PatternWeights
-from ..squares import PASS, square_name
+from ..squares import PASS
 from . import _interruptible
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
 from .clock import Clock
+from .results import (
+    MoveStats,
+    RootMove,
+    SearchResult,
+    best_move,
+    overall_reason,
+    pool_symmetric_moves,
+)
 from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights
 from .states import Proof, StopReason
 
@@ -41,6 +48,9 @@ SHORT_RUN = 20_000                     # iterations: a few ms, run without a hel
 # extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
 # the most visited move is not the best valued).
 UNSETTLED_RATIO = 0.5
+# The reasons a tree's run ends without more time helping it.
+FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
+            StopReason.DECIDED)
 
 # The difficulty presets.  Each level beats the one below it clearly
 # (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
@@ -130,103 +140,6 @@ class AlphaBetaPlayer:
 
     def __repr__(self) -> str:
         return f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties})"
-
-
-@dataclass
-class MoveStats:
-    """Search statistics of one root move; ``win_rate`` is for the side to move."""
-
-    move: int
-    visits: int
-    win_rate: float
-    proof: Optional[Proof] = None      # win, loss or draw once a solver proved it
-    score: Optional[int] = None        # exact disc difference, from the endgame solver
-    value: Optional[float] = None      # the evaluation's estimate of the final disc difference
-
-    @property
-    def name(self) -> str:
-        """The move as text."""
-        return square_name(self.move)
-
-    @property
-    def discs(self) -> Optional[float]:
-        """The best estimate of the final disc difference after this move, for the side to
-        move: the exact score when solved, else the evaluation's value, else the win rate
-        mapped onto discs through the same logistic (8 discs a unit) the search uses for
-        the evaluation; None for a move never searched."""
-        if self.score is not None:
-            return float(self.score)
-        if self.value is not None:
-            return self.value
-        if self.proof is not None:
-            return {Proof.WIN: 64.0, Proof.LOSS: -64.0, Proof.DRAW: 0.0}[self.proof]
-        if not self.visits:
-            return None
-        p = min(max(self.win_rate, 1e-6), 1 - 1e-6)
-        return max(-64.0, min(64.0, round(8.0 * math.log(p / (1 - p)), 2)))
-
-    @classmethod
-    def valued(cls, move: int, discs: float, scale: float = 8.0) -> "MoveStats":
-        """Stats of a move known by its value alone (an opening book's): the win rate is
-        the value through the logistic (``scale`` discs a unit) that :attr:`discs`
-        inverts."""
-        return cls(move, 0, 1.0 / (1.0 + math.exp(-discs / scale)), None, None, discs)
-
-    @classmethod
-    def exact(cls, move: int, score: int) -> "MoveStats":
-        """Stats of a move whose exact score the endgame solver found."""
-        proof = Proof.WIN if score > 0 else Proof.LOSS if score < 0 else Proof.DRAW
-        return cls(move, 0, {Proof.WIN: 1.0, Proof.LOSS: 0.0, Proof.DRAW: 0.5}[proof], proof, score,
-                   float(score))
-
-
-@dataclass
-class SearchResult:
-    """What a search found and what it cost."""
-
-    best_move: int
-    iterations: int                    # iterations run by this search
-    root_visits: int                   # iterations behind the statistics (reused ones too)
-    nodes: int
-    elapsed: float
-    win_rate: float                    # for the side to move at the root
-    principal_variation: List[int]
-    moves: List[MoveStats]             # most visited first
-    stop_reason: StopReason            # why it ended (see StopReason: book, exact, time, ...)
-    proof: Optional[Proof] = None      # the solver's verdict for the side to move
-    reused_visits: int = 0
-    threads: int = 1
-    exact_score: Optional[int] = None  # set when the endgame solver decided the move
-    value: Optional[float] = None      # estimated final disc difference (side to move)
-
-    @property
-    def discs(self) -> Optional[float]:
-        """The best estimate of the final disc difference for the side to move (see
-        :attr:`MoveStats.discs`), from the best move."""
-        if self.exact_score is not None:
-            return float(self.exact_score)
-        best = next((s for s in self.moves if s.move == self.best_move), None)
-        return best.discs if best is not None else None
-
-    @property
-    def iterations_per_second(self) -> float:
-        """Iterations of this search per second of wall time."""
-        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
-
-    @property
-    def best_move_name(self) -> str:
-        """The best move as text (``"f5"``, ``"pass"``)."""
-        return square_name(self.best_move)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """Plain data (move names added) for JSON and logs."""
-        d = asdict(self)
-        d["best_move_name"] = self.best_move_name
-        d["iterations_per_second"] = self.iterations_per_second
-        d["principal_variation"] = [square_name(m) for m in self.principal_variation]
-        for row, stats in zip(d["moves"], self.moves):
-            row["name"] = stats.name
-        return d
 
 
 def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[float]:
@@ -570,7 +483,7 @@ class MCTSPlayer:
                 break
             if on_progress is not None:
                 on_progress(self._result(board, sum(done), reused, start, StopReason.RUNNING))
-        reason = StopReason.TIME if out_of_time and not finished else _overall_reason(reasons)
+        reason = StopReason.TIME if out_of_time and not finished else overall_reason(reasons)
         return self._result(board, sum(done), reused, start, reason)
 
     def _book_move(self, board: Board) -> Optional[SearchResult]:
@@ -602,12 +515,12 @@ class MCTSPlayer:
         values = {m: row.value for m, row in merged.items() if row.value is not None}
         return bool(values) and max(values, key=values.__getitem__) != ranked[0]
 
-    def _merged_root(self) -> Dict[int, _RootMove]:
+    def _merged_root(self) -> Dict[int, RootMove]:
         """The root moves' statistics summed over the trees."""
-        merged: Dict[int, _RootMove] = {}
+        merged: Dict[int, RootMove] = {}
         for tree in self._trees:
             for child in tree.child_stats():
-                row = merged.setdefault(child.move, _RootMove())
+                row = merged.setdefault(child.move, RootMove())
                 row.visits += child.visits
                 row.reward += child.reward
                 row.proof = row.proof or child.proof
@@ -645,7 +558,7 @@ class MCTSPlayer:
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: StopReason) -> SearchResult:
         merged = self._merged_root()
-        _pool_symmetric_moves(board, merged)
+        pool_symmetric_moves(board, merged)
         moves = [MoveStats(m, row.visits, row.win_rate, row.proof, None, row.value)
                  for m, row in merged.items()]
         moves.sort(key=lambda s: (s.visits, s.win_rate), reverse=True)
@@ -658,7 +571,7 @@ class MCTSPlayer:
         total_reward = sum(row.reward for row in merged.values())
         win_rate = total_reward / root_visits if root_visits else 0.5
         pv = self._trees[0].principal_variation()
-        best = _best_move(moves) if moves else list(board.legal_moves)[0]
+        best = best_move(moves) if moves else list(board.legal_moves)[0]
         if pv and pv[0] != best:
             pv = [best]
         return SearchResult(
@@ -669,54 +582,6 @@ class MCTSPlayer:
             threads=self.settings.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
-
-
-@dataclass
-class _RootMove:
-    """A root move's statistics summed over a player's trees."""
-
-    visits: int = 0
-    reward: float = 0.0                       # summed over the visits
-    proof: Optional[Proof] = None
-    values: List[float] = field(default_factory=list)      # each evaluated tree's value
-    pooled: Optional[Tuple[float, Optional[float]]] = None  # a symmetric move's orbit's
-
-    @property
-    def win_rate(self) -> float:
-        if self.pooled is not None:
-            return self.pooled[0]
-        return self.reward / self.visits if self.visits else 0.0
-
-    @property
-    def value(self) -> Optional[float]:
-        if self.pooled is not None:
-            return self.pooled[1]
-        return sum(self.values) / len(self.values) if self.values else None
-
-
-def _pool_symmetric_moves(board: Board, merged: Dict[int, _RootMove]) -> None:
-    """Moves that a symmetry of the position maps onto each other (the four first moves)
-    are equally good: give each the win rate and value of its whole orbit, so that search
-    noise does not show as a difference."""
-    symmetries = [k for k in range(1, 8) if board.transform(k) == board]
-    if not symmetries:
-        return
-    orbits: Dict[int, List[int]] = {}
-    for move in merged:
-        if move == PASS:
-            continue
-        key = min([move] + [transform_square(move, k) for k in symmetries])
-        orbits.setdefault(key, []).append(move)
-    for members in orbits.values():
-        if len(members) < 2:
-            continue
-        visits = sum(merged[m].visits for m in members)
-        reward = sum(merged[m].reward for m in members)
-        values = [v for m in members for v in merged[m].values]
-        win_rate = reward / visits if visits else 0.0
-        value = sum(values) / len(values) if values else None
-        for m in members:
-            merged[m].pooled = (win_rate, value)
 
 
 def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
@@ -763,26 +628,3 @@ def _end_threads(trees: List[SearchTree], threads: List[threading.Thread]) -> No
 def _player_from_settings(settings: SearchSettings,
                           on_progress: Optional[Callable[[SearchResult], None]]) -> MCTSPlayer:
     return MCTSPlayer(settings, on_progress=on_progress)
-
-
-# The reasons a tree's run ends without more time helping it.
-FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
-            StopReason.DECIDED)
-
-
-def _best_move(moves: Sequence[MoveStats]) -> int:
-    """A proven win; else the most-visited move not proven lost (ties by win rate);
-    else (everything lost) the most-visited move."""
-    wins = [s for s in moves if s.proof == Proof.WIN]
-    if wins:
-        return wins[0].move
-    alive = [s for s in moves if s.proof != Proof.LOSS] or list(moves)
-    return max(alive, key=lambda s: (s.visits, s.win_rate)).move
-
-
-def _overall_reason(reasons: Sequence[StopReason]) -> StopReason:
-    for r in (StopReason.SOLVED, StopReason.STOPPED, StopReason.NODES, StopReason.DECIDED,
-              StopReason.TIME):
-        if r in reasons:
-            return r
-    return StopReason.ITERATIONS

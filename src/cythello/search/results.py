@@ -1,0 +1,177 @@
+"""What a search reports: each root move's statistics, the search's result, and how a
+player's trees are summed into them."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..core._board import Board, transform_square
+from ..squares import PASS, square_name
+from .states import Proof, StopReason
+
+__all__ = ["MoveStats", "SearchResult", "RootMove", "pool_symmetric_moves", "best_move",
+           "overall_reason"]
+
+
+@dataclass
+class MoveStats:
+    """Search statistics of one root move; ``win_rate`` is for the side to move."""
+
+    move: int
+    visits: int
+    win_rate: float
+    proof: Optional[Proof] = None      # win, loss or draw once a solver proved it
+    score: Optional[int] = None        # exact disc difference, from the endgame solver
+    value: Optional[float] = None      # the evaluation's estimate of the final disc difference
+
+    @property
+    def name(self) -> str:
+        """The move as text."""
+        return square_name(self.move)
+
+    @property
+    def discs(self) -> Optional[float]:
+        """The best estimate of the final disc difference after this move, for the side to
+        move: the exact score when solved, else the evaluation's value, else the win rate
+        mapped onto discs through the same logistic (8 discs a unit) the search uses for
+        the evaluation; None for a move never searched."""
+        if self.score is not None:
+            return float(self.score)
+        if self.value is not None:
+            return self.value
+        if self.proof is not None:
+            return {Proof.WIN: 64.0, Proof.LOSS: -64.0, Proof.DRAW: 0.0}[self.proof]
+        if not self.visits:
+            return None
+        p = min(max(self.win_rate, 1e-6), 1 - 1e-6)
+        return max(-64.0, min(64.0, round(8.0 * math.log(p / (1 - p)), 2)))
+
+    @classmethod
+    def valued(cls, move: int, discs: float, scale: float = 8.0) -> "MoveStats":
+        """Stats of a move known by its value alone (an opening book's): the win rate is
+        the value through the logistic (``scale`` discs a unit) that :attr:`discs`
+        inverts."""
+        return cls(move, 0, 1.0 / (1.0 + math.exp(-discs / scale)), None, None, discs)
+
+    @classmethod
+    def exact(cls, move: int, score: int) -> "MoveStats":
+        """Stats of a move whose exact score the endgame solver found."""
+        proof = Proof.WIN if score > 0 else Proof.LOSS if score < 0 else Proof.DRAW
+        return cls(move, 0, {Proof.WIN: 1.0, Proof.LOSS: 0.0, Proof.DRAW: 0.5}[proof], proof, score,
+                   float(score))
+
+
+@dataclass
+class SearchResult:
+    """What a search found and what it cost."""
+
+    best_move: int
+    iterations: int                    # iterations run by this search
+    root_visits: int                   # iterations behind the statistics (reused ones too)
+    nodes: int
+    elapsed: float
+    win_rate: float                    # for the side to move at the root
+    principal_variation: List[int]
+    moves: List[MoveStats]             # most visited first
+    stop_reason: StopReason            # why it ended (see StopReason: book, exact, time, ...)
+    proof: Optional[Proof] = None      # the solver's verdict for the side to move
+    reused_visits: int = 0
+    threads: int = 1
+    exact_score: Optional[int] = None  # set when the endgame solver decided the move
+    value: Optional[float] = None      # estimated final disc difference (side to move)
+
+    @property
+    def discs(self) -> Optional[float]:
+        """The best estimate of the final disc difference for the side to move (see
+        :attr:`MoveStats.discs`), from the best move."""
+        if self.exact_score is not None:
+            return float(self.exact_score)
+        best = next((s for s in self.moves if s.move == self.best_move), None)
+        return best.discs if best is not None else None
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Iterations of this search per second of wall time."""
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def best_move_name(self) -> str:
+        """The best move as text (``"f5"``, ``"pass"``)."""
+        return square_name(self.best_move)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain data (move names added) for JSON and logs."""
+        d = asdict(self)
+        d["best_move_name"] = self.best_move_name
+        d["iterations_per_second"] = self.iterations_per_second
+        d["principal_variation"] = [square_name(m) for m in self.principal_variation]
+        for row, stats in zip(d["moves"], self.moves):
+            row["name"] = stats.name
+        return d
+
+
+@dataclass
+class RootMove:
+    """A root move's statistics summed over a player's trees."""
+
+    visits: int = 0
+    reward: float = 0.0                       # summed over the visits
+    proof: Optional[Proof] = None
+    values: List[float] = field(default_factory=list)      # each evaluated tree's value
+    pooled: Optional[Tuple[float, Optional[float]]] = None  # a symmetric move's orbit's
+
+    @property
+    def win_rate(self) -> float:
+        if self.pooled is not None:
+            return self.pooled[0]
+        return self.reward / self.visits if self.visits else 0.0
+
+    @property
+    def value(self) -> Optional[float]:
+        if self.pooled is not None:
+            return self.pooled[1]
+        return sum(self.values) / len(self.values) if self.values else None
+
+
+def pool_symmetric_moves(board: Board, merged: Dict[int, RootMove]) -> None:
+    """Moves that a symmetry of the position maps onto each other (the four first moves)
+    are equally good: give each the win rate and value of its whole orbit, so that search
+    noise does not show as a difference."""
+    symmetries = [k for k in range(1, 8) if board.transform(k) == board]
+    if not symmetries:
+        return
+    orbits: Dict[int, List[int]] = {}
+    for move in merged:
+        if move == PASS:
+            continue
+        key = min([move] + [transform_square(move, k) for k in symmetries])
+        orbits.setdefault(key, []).append(move)
+    for members in orbits.values():
+        if len(members) < 2:
+            continue
+        visits = sum(merged[m].visits for m in members)
+        reward = sum(merged[m].reward for m in members)
+        values = [v for m in members for v in merged[m].values]
+        win_rate = reward / visits if visits else 0.0
+        value = sum(values) / len(values) if values else None
+        for m in members:
+            merged[m].pooled = (win_rate, value)
+
+
+def best_move(moves: Sequence[MoveStats]) -> int:
+    """A proven win; else the most-visited move not proven lost (ties by win rate);
+    else (everything lost) the most-visited move."""
+    wins = [s for s in moves if s.proof == Proof.WIN]
+    if wins:
+        return wins[0].move
+    alive = [s for s in moves if s.proof != Proof.LOSS] or list(moves)
+    return max(alive, key=lambda s: (s.visits, s.win_rate)).move
+
+
+def overall_reason(reasons: Sequence[StopReason]) -> StopReason:
+    for r in (StopReason.SOLVED, StopReason.STOPPED, StopReason.NODES, StopReason.DECIDED,
+              StopReason.TIME):
+        if r in reasons:
+            return r
+    return StopReason.ITERATIONS
