@@ -789,3 +789,19 @@ def test_a_search_stops_before_its_visit_counters_overflow(threads):
     assert tree.run(1000) == (1000, "iterations")              # the real bound is far away
     with pytest.raises(ValueError):
         _mcts._limit_root_visits(0)
+
+
+def test_a_game_analysis_reviews_every_move():
+    game = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    player = MCTSPlayer(iterations=2000, seed=1, eval_weights="default", leaf_eval=1.0)
+    reviews = cy.analyse_game(game.root(), list(game.move_stack), player)
+    assert [r.ply for r in reviews] == list(range(1, 11))
+    assert [r.move for r in reviews] == [cy.square_name(m) for m in game.move_stack]
+    assert [r.colour for r in reviews][:2] == ["black", "white"]
+    for r in reviews:
+        if r.forced:
+            continue
+        assert r.best_value is not None and r.value is not None
+        assert r.loss == pytest.approx(max(0.0, r.best_value - r.value))
+        assert r.best != r.move or r.loss == 0
+    assert set(reviews[0].to_dict()) >= {"ply", "colour", "move", "best", "value", "loss"}

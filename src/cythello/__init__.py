@@ -50,6 +50,7 @@ from .search.endgame import (  # noqa: E402
     SolveAborted, SolveResult, solve, solve_moves, solve_outcome,
 )
 from .eval import evaluate  # noqa: E402
+from .search.analysis import MoveReview, analyse_game  # noqa: E402
 
 __all__ = [
     "__version__", "build_info",
@@ -58,7 +59,7 @@ __all__ = [
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
     "MoveStats", "SearchSettings",
-    "MatchResult", "play_game", "run_match",
+    "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
     "PlayerBusyError", "WeightsError",

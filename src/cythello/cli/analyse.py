@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, List, Optional
 
 from ..core._board import Board
 from ..records.ggf import read_ggf
-from ..search.endgame import SolveAborted, solve_moves
-from ..search.players import MCTSPlayer, MoveStats, SearchResult
-from ..squares import COLOR_NAMES, PASS, square_name
+from ..search.analysis import analyse_game, black_view, with_exact_scores
+from ..search.players import MCTSPlayer, SearchResult
+from ..squares import COLOR_NAMES, square_name
 from .common import (
     add_position,
     add_search_options,
@@ -62,65 +62,6 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
     return "\n".join(lines)
 
 
-def _with_exact_scores(board: Board, result: SearchResult) -> SearchResult:
-    """A solved position lists every move's exact score, as the .obf files do."""
-    if result.stop_reason == "exact":
-        try:
-            scores = solve_moves(board, time_limit=10.0)
-            result.moves = sorted((MoveStats.exact(m, v) for m, v in scores.items()),
-                                  key=lambda s: -(s.score or 0))
-        except SolveAborted:
-            pass
-    return result
-
-
-def move_values(board: Board, result: SearchResult) -> Dict[int, float]:
-    """Each searched move's value in discs for the side to move (:attr:`MoveStats.discs`,
-    the one mapping: exact where solved, else the evaluation's, else the win rate through
-    the search's logistic), so analyses and NBoard report the same numbers."""
-    return {s.move: s.discs for s in result.moves if s.discs is not None}
-
-
-def analyse_game(start: Board, moves: List[int], player: MCTSPlayer,
-                 progress: Any = None) -> List[Dict[str, Any]]:
-    """Every position of a game: the move played, its value, the best move and its value
-    (discs for the side to move), and the loss of the move played."""
-    rows = []
-    board = start.copy(stack=False)
-    for ply, move in enumerate(moves):
-        legal = list(board.legal_moves)
-        row: Dict[str, Any] = {"ply": ply + 1, "colour": COLOR_NAMES[board.turn],
-                               "move": square_name(move)}
-        if legal == [PASS] or len(legal) == 1:
-            row.update(best=square_name(legal[0]), forced=True)
-        else:
-            result = _with_exact_scores(board, player.search(board, book=False))
-            values = move_values(board, result)
-            best_value = max(values.values()) if values else None
-            row.update(best=result.best_move_name, best_value=best_value,
-                       value=values.get(move), forced=False,
-                       exact=result.exact_score is not None)
-            if row["value"] is not None and best_value is not None:
-                row["loss"] = max(0.0, best_value - row["value"])
-        rows.append(row)
-        board.push(move)
-        if progress is not None:
-            progress(ply + 1, len(moves))
-    return rows
-
-
-def _black_view(rows: List[Dict[str, Any]]) -> List[Tuple[int, Optional[float]]]:
-    """The evaluation after each move from black's side (the best move's value before it,
-    as NBoard's graph shows), forced moves carrying the last value."""
-    points, last = [], None
-    for row in rows:
-        value = row.get("best_value")
-        if value is not None:
-            last = value if row["colour"] == "black" else -value
-        points.append((row["ply"], last))
-    return points
-
-
 def cmd_analyse(args: argparse.Namespace) -> int:
     """``cythello analyse``: search a position, or every position of a game."""
     if args.position and args.position.lower().endswith(".ggf"):
@@ -141,7 +82,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         return 0
     player = _player(args, whole_game=False)
     progress = _progress_line()
-    result = _with_exact_scores(board, player.search(board, on_progress=progress, book=False))
+    result = with_exact_scores(board, player.search(board, on_progress=progress, book=False))
     if progress is not None:
         sys.stderr.write("\r\033[K")                    # the progress line goes
         sys.stderr.flush()
@@ -211,37 +152,36 @@ def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> i
             sys.stderr.write(f"\ranalysed {done}/{total} moves ")
             sys.stderr.flush()
 
-    rows = analyse_game(start, moves, player, progress)
+    reviews = analyse_game(start, moves, player, progress)
     if show:
         sys.stderr.write("\n")
     if args.json:
-        say(json.dumps(rows, indent=2))
+        say(json.dumps([r.to_dict() for r in reviews], indent=2))
     else:
         say(f"{'ply':>4} {'colour':<6} {'move':>5} {'value':>7} {'best':>5} {'value':>7} "
             f"{'loss':>6}")
-        for row in rows:
-            if row.get("forced"):
-                say(f"{row['ply']:>4} {row['colour']:<6} {row['move']:>5}   (forced)")
+        for r in reviews:
+            if r.forced:
+                say(f"{r.ply:>4} {r.colour:<6} {r.move:>5}   (forced)")
                 continue
-            v = f"{row['value']:+7.1f}" if row.get("value") is not None else "      ?"
-            b = f"{row['best_value']:+7.1f}" if row.get("best_value") is not None else "      ?"
-            loss = f"{row['loss']:6.1f}" if row.get("loss") is not None else "     ?"
-            mark = "  <-" if (row.get("loss") or 0) >= 4 else ""
-            say(f"{row['ply']:>4} {row['colour']:<6} {row['move']:>5} {v} {row['best']:>5} "
-                f"{b} {loss}{mark}")
+            v = f"{r.value:+7.1f}" if r.value is not None else "      ?"
+            b = f"{r.best_value:+7.1f}" if r.best_value is not None else "      ?"
+            loss = f"{r.loss:6.1f}" if r.loss is not None else "     ?"
+            mark = "  <-" if (r.loss or 0) >= 4 else ""
+            say(f"{r.ply:>4} {r.colour:<6} {r.move:>5} {v} {r.best:>5} {b} {loss}{mark}")
         final = start.copy(stack=False)
         for m in moves:
             final.push(m)
         say("")
         say(render_board(final, moves[-1] if moves else None, use_colour(sys.stdout)))
-        losses = {c: sum(r.get("loss") or 0 for r in rows if r["colour"] == c)
+        losses = {c: sum(r.loss or 0 for r in reviews if r.colour == c)
                   for c in ("black", "white")}
         say(f"discs lost to the engine's choices: black {losses['black']:.1f}, "
             f"white {losses['white']:.1f}")
     if args.svg:
         from ..records.svg import evaluation_graph_svg
         with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(evaluation_graph_svg(_black_view(rows), title="evaluation for black"))
+            fh.write(evaluation_graph_svg(black_view(reviews), title="evaluation for black"))
         say(f"wrote the evaluation graph to {args.svg}")
     return 0
 
