@@ -320,3 +320,17 @@ def test_push_with_implicit_pass():
     d = Board()
     d.push("f5", implicit_pass=True)                         # no pass needed: a plain push
     assert d.move_stack == [cy.F5]
+
+
+def test_render_marks_the_last_move_and_keeps_the_columns():
+    board = Board.from_transcript("f5d6c3")
+    assert str(board) == board.render()
+    lines = board.render("c3").splitlines()
+    assert lines[3] == "3 - -[X]. - . - -"
+    assert lines[-1] == "white to move (X 5, O 2; last move c3)"
+    # Every row keeps the header's columns, the bracketed one too.
+    assert all(len(line) == len(lines[0]) for line in lines[1:9])
+    assert board.render(63).splitlines()[8].endswith("-[-]")
+    assert "\033[" in board.render(colour=True)
+    with pytest.raises(ValueError):
+        board.render(65)

@@ -17,7 +17,6 @@ from .common import (
     add_search_options,
     player_from_args,
     position_from_args,
-    render_board,
     say,
     use_colour,
 )
@@ -173,7 +172,7 @@ def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> i
         for m in moves:
             final.push(m)
         say("")
-        say(render_board(final, moves[-1] if moves else None, use_colour(sys.stdout)))
+        say(final.render(moves[-1] if moves else None, use_colour(sys.stdout)))
         losses = {c: sum(r.loss or 0 for r in reviews if r.colour == c)
                   for c in ("black", "white")}
         say(f"discs lost to the engine's choices: black {losses['black']:.1f}, "

@@ -12,7 +12,6 @@ from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
 from ..search.settings import parse_setting, setting_names
-from ..squares import PASS, SQUARE_NAMES
 
 
 def protect_board_strings(argv: List[str]) -> List[str]:
@@ -167,30 +166,6 @@ def use_colour(stream: IO[str]) -> bool:
     """ANSI colours on a terminal, unless NO_COLOR is set (https://no-color.org)."""
     return hasattr(stream, "isatty") and stream.isatty() and "NO_COLOR" not in os.environ \
         and os.environ.get("TERM") != "dumb"
-
-
-def render_board(board: Board, last_move: Optional[int] = None, colour: bool = False) -> str:
-    """The board as text: ``X`` black, ``O`` white, ``.`` the legal moves, the last move in
-    brackets (and highlighted, with ``colour``)."""
-    legal = board.legal_moves_mask
-    lines = ["   a b c d e f g h"]
-    for r in range(8):
-        cells = []
-        for c in range(8):
-            sq = r * 8 + c
-            piece = board.piece_at(sq)
-            ch = "X" if piece == 0 else "O" if piece == 1 else "." if legal >> sq & 1 else "-"
-            if colour and piece is not None:
-                ch = ("\033[1;30;42m" if piece == 0 else "\033[1;37;42m") + ch + "\033[0m"
-            cells.append(f"[{ch}]" if sq == last_move else f" {ch} ")
-        row = "".join(cells)
-        lines.append(f"{r + 1} " + row.rstrip())
-    discs = f"X {board.discs(0)}, O {board.discs(1)}"
-    last = ""
-    if last_move is not None:
-        last = f"; last move {'pass' if last_move == PASS else SQUARE_NAMES[last_move]}"
-    lines.append(f"{'black' if board.turn == 0 else 'white'} to move ({discs}{last})")
-    return "\n".join(lines)
 
 
 def say(text: str = "", stream: Optional[IO[str]] = None) -> None:

@@ -18,7 +18,6 @@ from .common import (
     add_search_options,
     player_from_args,
     position_from_args,
-    render_board,
     say,
     use_colour,
 )
@@ -54,7 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     clock: Optional[Clock] = args.clock
 
     def show() -> None:
-        say(render_board(board, last, colour))
+        say(board.render(last, colour))
 
     say(f"You play {COLOR_NAMES[human]} ({'X' if human == 0 else 'O'}); {PLAY_HELP}.")
     show()

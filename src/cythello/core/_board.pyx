@@ -445,17 +445,36 @@ cdef class Board:
                        if self._stack[i].move != PASS_MOVE)
 
     def __str__(self):
+        return self.render()
+
+    def render(self, last_move=None, colour=False):
+        """The board as text (``str(board)`` is ``render()``): ``X`` black, ``O`` white,
+        ``.`` the legal moves, ``-`` empty squares; ``last_move`` between brackets and
+        named below, and with ``colour`` the discs in ANSI colours (for a terminal)."""
+        if last_move is not None:
+            last_move = move_from(last_move)
         cdef uint64_t legal = self._placements()
+        cdef int r, c, i
         lines = ["  a b c d e f g h"]
         for r in range(8):
-            row = []
+            row = [f"{r + 1}"]
             for c in range(8):
                 i = r * 8 + c
-                row.append("X" if (self._black >> i) & 1 else "O" if (self._white >> i) & 1
-                           else "." if (legal >> i) & 1 else "-")
-            lines.append(f"{r + 1} " + " ".join(row))
+                if (self._black >> i) & 1:
+                    ch = "\033[1;30;42mX\033[0m" if colour else "X"
+                elif (self._white >> i) & 1:
+                    ch = "\033[1;37;42mO\033[0m" if colour else "O"
+                else:
+                    ch = "." if (legal >> i) & 1 else "-"
+                # The brackets take the spaces around the square: the columns stay aligned.
+                row.append("[" if i == last_move else "]" if c and i - 1 == last_move else " ")
+                row.append(ch)
+            if last_move == r * 8 + 7:
+                row.append("]")
+            lines.append("".join(row))
+        last = "" if last_move is None else f"; last move {square_name(last_move)}"
         lines.append(f"{COLOR_NAMES[self._turn]} to move"
-                     f" (X {count(self._black)}, O {count(self._white)})")
+                     f" (X {count(self._black)}, O {count(self._white)}{last})")
         return "\n".join(lines)
 
     def __repr__(self):
