@@ -1,5 +1,6 @@
-"""The audit's reproducers (issue: hangs, silent wrong answers, unbounded memory), each as a
-test, plus a bounded fuzz of the protocol engines and the parsers with random bytes."""
+"""The audits' reproducers (hangs, silent wrong answers, unbounded memory), each as a test,
+grouped by the part of cythello they exercise, plus a bounded fuzz of the protocol engines
+and the parsers with random bytes.  (Stops, Ctrl-C and worker processes: test_stops.py.)"""
 import math
 import os
 import random
@@ -37,7 +38,11 @@ def run_engine(args, data, env_extra=None, timeout=60):
                           env=env)
 
 
-# -- 1. invalid UTF-8 on stdin -----------------------------------------------------------------
+# Black to move, 26 empties (FFO #49): the exact solve takes far longer than the test.
+HARD = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"
+
+
+# -- protocols: the NBoard and GTP engines ---------------------------------------------------------
 
 def test_invalid_utf8_does_not_kill_the_engines():
     strict = {"PYTHONIOENCODING": "utf-8:strict"}
@@ -47,17 +52,6 @@ def test_invalid_utf8_does_not_kill_the_engines():
     out = run_engine(["gtp", "--iterations", "50"], b"name\nplay b \xff\n1 name\nquit\n", strict)
     assert out.returncode == 0, out.stderr
     assert b"=1 cythello" in out.stdout
-
-
-# -- 2. quadratic GGF parsing and endless lines ----------------------------------------------------
-
-def test_ggf_parsing_is_linear():
-    start = time.perf_counter()
-    with pytest.raises(InvalidBoardError):
-        parse_game("(;" + "A" * 32000 + ";)")
-    with pytest.raises(InvalidBoardError):
-        parse_game("(;GM[Othello]" + "PB[x]" * 20000 + "junk;)")
-    assert time.perf_counter() - start < 10      # a hang bound: quadratic takes minutes
 
 
 def test_nboard_survives_junk_and_huge_lines():
@@ -71,53 +65,6 @@ def test_nboard_survives_junk_and_huge_lines():
     assert "pong 1" in text and "pong 2" in text
     assert all(len(line) < 2000 for line in text.splitlines())      # nothing echoed back
 
-
-# -- 3. tiny progress intervals --------------------------------------------------------------------
-
-@pytest.mark.parametrize("threads,interval", [(1, 1e-7), (2, 5e-5)])
-def test_tiny_progress_intervals_still_finish(threads, interval):
-    calls = []
-    player = MCTSPlayer(iterations=100, threads=threads, on_progress=calls.append,
-                        progress_interval=interval, seed=1)
-    start = time.monotonic()
-    result = player.search(Board())
-    assert time.monotonic() - start < 10
-    assert result.iterations == 100
-
-
-# -- 4. re-entrant calls -------------------------------------------------------------------------
-
-def test_progress_callback_cannot_reenter_its_player():
-    player = MCTSPlayer(time_limit=0.5, seed=1, progress_interval=0.01)
-
-    def again(_result):
-        player.search(Board(), iterations=10)
-
-    with pytest.raises(PlayerBusyError, match="on_progress"):
-        player.search(Board(), on_progress=again)
-    # And reset() from the callback is refused the same way.
-    with pytest.raises(PlayerBusyError):
-        player.search(Board(), on_progress=lambda r: player.reset())
-    assert player.search(Board(), iterations=50).iterations == 50     # still usable
-
-
-def test_reset_during_a_search_is_refused():
-    player = MCTSPlayer(time_limit=60, seed=1)
-    searching = threading.Event()
-    worker = threading.Thread(target=player.search, args=(Board(),),
-                              kwargs={"on_progress": lambda r: searching.set()})
-    worker.start()
-    assert searching.wait(30)
-    try:
-        with pytest.raises(PlayerBusyError):
-            player.reset()
-    finally:
-        player.stop()
-        worker.join(5)
-    player.reset()
-
-
-# -- 5, 6, 8. NBoard: end of input, pings during the exact solve --------------------------------------
 
 def _nboard(args):
     return subprocess.Popen(CYTHELLO + ["nboard"] + args, stdin=subprocess.PIPE,
@@ -155,10 +102,6 @@ def test_end_of_input_stops_a_running_search():
             proc.kill()
 
 
-# Black to move, 26 empties (FFO #49): the exact solve takes far longer than the test.
-HARD = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"
-
-
 @pytest.mark.parametrize("ping_at", [0.0, 0.4])
 def test_ping_stops_the_exact_solve_and_go_still_moves(ping_at):
     board = Board(HARD)
@@ -187,19 +130,6 @@ def test_ping_stops_the_exact_solve_and_go_still_moves(ping_at):
         proc.wait(10)
 
 
-# -- 7. malformed GGF -------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("text", [
-    "(;GM[Othello]B[f5]W[d6]B[c3;)",
-    "(;GM[Othello]BO[8 ---",
-    "(;GM[Othello]BO[8 ---;)",
-    "(;GM[Othello]B[f5]junk W[d6];)",
-])
-def test_malformed_ggf_is_refused(text):
-    with pytest.raises(InvalidBoardError):
-        parse_game(text)
-
-
 def test_nboard_keeps_its_position_after_a_bad_set_game():
     import io
 
@@ -212,8 +142,6 @@ def test_nboard_keeps_its_position_after_a_bad_set_game():
     assert engine.board == Board.from_transcript("f5d6c3")
     assert "status error" in out.getvalue()
 
-
-# -- 9. GTP: a failed play after an inserted pass ------------------------------------------------------
 
 def _must_pass_position():
     rng = random.Random(3)
@@ -243,106 +171,6 @@ def test_gtp_failed_play_leaves_no_pass():
     assert engine.board == start and engine.board.ply == 0     # the pass went with it
 
 
-# -- 10. Solver stop semantics and threads -------------------------------------------------------------
-
-def test_solver_stop_stands_until_cleared():
-    solver = Solver()
-    board = Board(HARD)
-    solver.stop()
-    start = time.monotonic()
-    _, _, aborted = solver.solve(board)
-    assert aborted and time.monotonic() - start < 10           # the solve takes minutes
-    solver.clear_stop()
-    easy = next(iter(cy.read_obf(DATA / "fforum-1-19.obf"))).board      # 14 empties
-    score, move, aborted = solver.solve(easy)
-    assert not aborted and easy.is_legal(move)
-
-
-def test_one_solver_refuses_a_second_thread():
-    solver = Solver()
-
-    def hold():                                     # the long solve, once it gets the solver
-        while True:
-            try:
-                solver.solve(Board(HARD))
-                return
-            except PlayerBusyError:
-                pass
-    worker = threading.Thread(target=hold)
-    worker.start()
-    try:
-        deadline = time.monotonic() + 30
-        with pytest.raises(PlayerBusyError):
-            while time.monotonic() < deadline:      # until the worker's solve has begun
-                solver.solve(Board(HARD), node_limit=1)
-    finally:
-        solver.stop()
-        worker.join(10)
-
-
-# -- 11. huge ints, floats and NaN: ValueError or TypeError subclasses only -------------------------------
-
-BAD_VALUES = [2**70, -2**70, 1.5, float("nan"), float("inf"), None, "x", True]
-
-
-def _calls():
-    """Each call, and the values of BAD_VALUES that are valid for it (never tried: None
-    as run()'s iterations is a search without end)."""
-    board = Board()
-    small = next(iter(cy.read_obf(DATA / "fforum-1-19.obf"))).board      # quick to solve
-    return {
-        "Board.transform": (lambda v: board.transform(v), []),
-        "transform_square": (lambda v: cy.transform_square(v, 1), []),
-        "transform_square symmetry": (lambda v: cy.transform_square(19, v), []),
-        "perft": (lambda v: cy.perft(board, v), []),
-        "random_playouts": (lambda v: cy.random_playouts(board, v), []),
-        "push": (lambda v: board.copy().push(v), []),
-        "from_bitboards": (lambda v: Board.from_bitboards(v, 0), []),
-        "SearchTree exploration": (lambda v: SearchTree(board, exploration=v), [1.5]),
-        "SearchTree max_nodes": (lambda v: SearchTree(board, max_nodes=v), [None]),
-        "SearchTree progressive_bias": (lambda v: SearchTree(board, progressive_bias=v), [1.5]),
-        "SearchTree.run iterations": (lambda v: SearchTree(board).run(v), [None]),
-        # A deadline is a time.monotonic() value: any time, past or future.
-        "SearchTree.run deadline": (lambda v: SearchTree(board).run(1, v),
-                                    [2**70, 1.5, float("inf")]),
-        "SearchTree.child_stats": (lambda v: SearchTree(board).child_stats(v), []),
-        "Solver table_bits": (lambda v: Solver(table_bits=v), []),
-        "Solver.solve alpha": (lambda v: Solver().solve(small, v, 64), []),
-        "Solver.solve node_limit": (lambda v: Solver().solve(small, -64, 64, v), [None]),
-        "MCTSPlayer iterations": (lambda v: MCTSPlayer(iterations=v), [None]),
-        "MCTSPlayer time_limit": (lambda v: MCTSPlayer(time_limit=v), [1.5, None]),
-        "MCTSPlayer exploration": (lambda v: MCTSPlayer(exploration=v), [1.5]),
-        "MCTSPlayer eval_scale": (lambda v: MCTSPlayer(eval_scale=v), [1.5]),
-        "MCTSPlayer recycle": (lambda v: MCTSPlayer(recycle=v), [True]),
-        "solve time_limit": (lambda v: cy.solve(small, time_limit=v), [1.5, None]),
-        "parse_move_item": (lambda v: parse_move_item(v), []),
-    }
-
-
-@pytest.mark.parametrize("name", list(_calls()))
-def test_bad_numbers_give_clear_errors(name):
-    call, valid = _calls()[name]
-    for value in BAD_VALUES:
-        if any(value is v or value == v for v in valid):
-            continue
-        with pytest.raises((ValueError, TypeError, IndexError)):
-            call(value)
-
-
-def test_the_audits_examples():
-    with pytest.raises(ValueError):
-        Board().transform(2**70)
-    with pytest.raises(TypeError):
-        Board().transform(1.5)
-    with pytest.raises(TypeError):
-        parse_move_item(5)
-    with pytest.raises(SettingsError):
-        SearchTree(Board(), exploration=float("nan"))
-    assert not math.isnan(MCTSPlayer(exploration=1.0).settings.exploration)
-
-
-# -- 12. absurd clocks and odd ids ------------------------------------------------------------------
-
 def test_gtp_absurd_clock_and_unicode_ids():
     from cythello.protocols.gtp import GtpEngine
     engine = GtpEngine(MCTSPlayer(iterations=30, seed=1))
@@ -355,51 +183,25 @@ def test_gtp_absurd_clock_and_unicode_ids():
     assert not reply.startswith("=\u00b2") and reply.isascii()
 
 
-# -- 13. the memory budget holds with tree reuse -------------------------------------------------------
-
-MEMORY_SCRIPT = textwrap.dedent("""
-    import resource, cythello as cy
-    from cythello.match import play_game
-    def rss():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # MB (Linux: KB)
-    player = cy.MCTSPlayer(time_limit=0.6, max_memory_mb=48, rollout="random", seed=1)
-    before = rss()
-    board = cy.Board()
-    for _ in range(8):
-        board.push(player.choose_move(board))
-    print(rss() - before)
-""")
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units differ by OS")
-def test_tree_reuse_keeps_the_memory_budget():
-    out = subprocess.run([PY, "-c", MEMORY_SCRIPT], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    growth = float(out.stdout.split()[-1])
-    assert growth < 48 * 1.25, growth
+def test_fuzz_protocol_engines_with_random_bytes():
+    rng = random.Random(13)
+    words = [b"nboard 2", b"set depth 1", b"go", b"hint 3", b"move f5", b"ping 7", b"set game",
+             b"analyze", b"genmove b", b"play w d6", b"undo", b"time_left b 1 0", b"showboard"]
+    chunks = []
+    for _ in range(300):
+        if rng.random() < 0.5:
+            chunks.append(rng.choice(words) + bytes(rng.randrange(256) for _ in range(
+                rng.randrange(0, 12))))
+        else:
+            chunks.append(bytes(rng.randrange(256) for _ in range(rng.randrange(0, 40))))
+    data = b"\n".join(chunks) + b"\nping 99\nquit\n"
+    for args in (["nboard", "--iterations", "30"], ["gtp", "--iterations", "30"]):
+        out = run_engine(args, data, {"PYTHONIOENCODING": "utf-8:strict"}, timeout=120)
+        assert out.returncode == 0, (args, out.stderr[-2000:])
+        assert b"Traceback" not in out.stderr
 
 
-def test_reused_subtree_is_kept_whole():
-    board = Board.from_transcript("f5d6c3")
-    tree = SearchTree(board, seed=2)
-    tree.run(20000)
-    child = max(tree.child_stats(), key=lambda c: c.visits)
-
-    def shape(idx, depth):
-        return [(c.move, c.visits, round(c.reward, 6), shape(c.node, depth + 1) if depth < 3 else None)
-                for c in tree.child_stats(idx)]
-    expected = shape(child[4], 0)
-    after = board.copy()
-    after.push(child[0])
-    assert tree.advance(after)
-    assert shape(0, 0) == expected
-    for visits, child_sum, *_ in tree.node_visit_sums():
-        assert child_sum <= visits
-    tree.run(1000)                            # and it keeps searching
-    assert tree.root_visits == child[1] + 1000
-
-
-# -- 14. engine clients --------------------------------------------------------------------------------
+# -- protocols: clients of other engines -----------------------------------------------------------
 
 def _fake(tmp_path, name, code):
     path = tmp_path / name
@@ -470,24 +272,26 @@ def test_client_invalid_utf8_and_gtp_resync(tmp_path):
     client.quit()
 
 
-# -- fuzz: random bytes into the engines and the parsers, for a bounded time ------------------------
+# -- records: GGF, OBF and text files --------------------------------------------------------------
 
-def test_fuzz_protocol_engines_with_random_bytes():
-    rng = random.Random(13)
-    words = [b"nboard 2", b"set depth 1", b"go", b"hint 3", b"move f5", b"ping 7", b"set game",
-             b"analyze", b"genmove b", b"play w d6", b"undo", b"time_left b 1 0", b"showboard"]
-    chunks = []
-    for _ in range(300):
-        if rng.random() < 0.5:
-            chunks.append(rng.choice(words) + bytes(rng.randrange(256) for _ in range(
-                rng.randrange(0, 12))))
-        else:
-            chunks.append(bytes(rng.randrange(256) for _ in range(rng.randrange(0, 40))))
-    data = b"\n".join(chunks) + b"\nping 99\nquit\n"
-    for args in (["nboard", "--iterations", "30"], ["gtp", "--iterations", "30"]):
-        out = run_engine(args, data, {"PYTHONIOENCODING": "utf-8:strict"}, timeout=120)
-        assert out.returncode == 0, (args, out.stderr[-2000:])
-        assert b"Traceback" not in out.stderr
+def test_ggf_parsing_is_linear():
+    start = time.perf_counter()
+    with pytest.raises(InvalidBoardError):
+        parse_game("(;" + "A" * 32000 + ";)")
+    with pytest.raises(InvalidBoardError):
+        parse_game("(;GM[Othello]" + "PB[x]" * 20000 + "junk;)")
+    assert time.perf_counter() - start < 10      # a hang bound: quadratic takes minutes
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[Othello]B[f5]W[d6]B[c3;)",
+    "(;GM[Othello]BO[8 ---",
+    "(;GM[Othello]BO[8 ---;)",
+    "(;GM[Othello]B[f5]junk W[d6];)",
+])
+def test_malformed_ggf_is_refused(text):
+    with pytest.raises(InvalidBoardError):
+        parse_game(text)
 
 
 def test_fuzz_parsers_with_random_text():
@@ -534,6 +338,49 @@ def test_record_files_in_other_encodings_are_read_or_named(tmp_path):
         read_ggf(str(tmp_path / "utf16.ggf"))
 
 
+# -- search: the players ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("threads,interval", [(1, 1e-7), (2, 5e-5)])
+def test_tiny_progress_intervals_still_finish(threads, interval):
+    calls = []
+    player = MCTSPlayer(iterations=100, threads=threads, on_progress=calls.append,
+                        progress_interval=interval, seed=1)
+    start = time.monotonic()
+    result = player.search(Board())
+    assert time.monotonic() - start < 10
+    assert result.iterations == 100
+
+
+def test_progress_callback_cannot_reenter_its_player():
+    player = MCTSPlayer(time_limit=0.5, seed=1, progress_interval=0.01)
+
+    def again(_result):
+        player.search(Board(), iterations=10)
+
+    with pytest.raises(PlayerBusyError, match="on_progress"):
+        player.search(Board(), on_progress=again)
+    # And reset() from the callback is refused the same way.
+    with pytest.raises(PlayerBusyError):
+        player.search(Board(), on_progress=lambda r: player.reset())
+    assert player.search(Board(), iterations=50).iterations == 50     # still usable
+
+
+def test_reset_during_a_search_is_refused():
+    player = MCTSPlayer(time_limit=60, seed=1)
+    searching = threading.Event()
+    worker = threading.Thread(target=player.search, args=(Board(),),
+                              kwargs={"on_progress": lambda r: searching.set()})
+    worker.start()
+    assert searching.wait(30)
+    try:
+        with pytest.raises(PlayerBusyError):
+            player.reset()
+    finally:
+        player.stop()
+        worker.join(5)
+    player.reset()
+
+
 def test_a_stop_before_the_search_starts_is_not_lost():
     """A stop that comes between a caller's decision to search and the search clearing its
     flags (NBoard: the reader sees a ping just then) still stops that search: no solve, no
@@ -547,3 +394,143 @@ def test_a_stop_before_the_search_starts_is_not_lost():
     assert easy.is_legal(result.best_move)
     again = player.search(easy, stops_seen=player.stops, time_limit=0.2)   # no stop since
     assert again.stop_reason != "stopped"
+
+
+MEMORY_SCRIPT = textwrap.dedent("""
+    import resource, cythello as cy
+    from cythello.match import play_game
+    def rss():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # MB (Linux: KB)
+    player = cy.MCTSPlayer(time_limit=0.6, max_memory_mb=48, rollout="random", seed=1)
+    before = rss()
+    board = cy.Board()
+    for _ in range(8):
+        board.push(player.choose_move(board))
+    print(rss() - before)
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units differ by OS")
+def test_tree_reuse_keeps_the_memory_budget():
+    out = subprocess.run([PY, "-c", MEMORY_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    growth = float(out.stdout.split()[-1])
+    assert growth < 48 * 1.25, growth
+
+
+def test_reused_subtree_is_kept_whole():
+    board = Board.from_transcript("f5d6c3")
+    tree = SearchTree(board, seed=2)
+    tree.run(20000)
+    child = max(tree.child_stats(), key=lambda c: c.visits)
+
+    def shape(idx, depth):
+        return [(c.move, c.visits, round(c.reward, 6), shape(c.node, depth + 1) if depth < 3 else None)
+                for c in tree.child_stats(idx)]
+    expected = shape(child[4], 0)
+    after = board.copy()
+    after.push(child[0])
+    assert tree.advance(after)
+    assert shape(0, 0) == expected
+    for visits, child_sum, *_ in tree.node_visit_sums():
+        assert child_sum <= visits
+    tree.run(1000)                            # and it keeps searching
+    assert tree.root_visits == child[1] + 1000
+
+
+# -- search: the solver ----------------------------------------------------------------------------
+
+def test_solver_stop_stands_until_cleared():
+    solver = Solver()
+    board = Board(HARD)
+    solver.stop()
+    start = time.monotonic()
+    _, _, aborted = solver.solve(board)
+    assert aborted and time.monotonic() - start < 10           # the solve takes minutes
+    solver.clear_stop()
+    easy = next(iter(cy.read_obf(DATA / "fforum-1-19.obf"))).board      # 14 empties
+    score, move, aborted = solver.solve(easy)
+    assert not aborted and easy.is_legal(move)
+
+
+def test_one_solver_refuses_a_second_thread():
+    solver = Solver()
+
+    def hold():                                     # the long solve, once it gets the solver
+        while True:
+            try:
+                solver.solve(Board(HARD))
+                return
+            except PlayerBusyError:
+                pass
+    worker = threading.Thread(target=hold)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 30
+        with pytest.raises(PlayerBusyError):
+            while time.monotonic() < deadline:      # until the worker's solve has begun
+                solver.solve(Board(HARD), node_limit=1)
+    finally:
+        solver.stop()
+        worker.join(10)
+
+
+# -- settings: bad numbers give ValueError or TypeError subclasses only ----------------------------
+
+BAD_VALUES = [2**70, -2**70, 1.5, float("nan"), float("inf"), None, "x", True]
+
+
+def _calls():
+    """Each call, and the values of BAD_VALUES that are valid for it (never tried: None
+    as run()'s iterations is a search without end)."""
+    board = Board()
+    small = next(iter(cy.read_obf(DATA / "fforum-1-19.obf"))).board      # quick to solve
+    return {
+        "Board.transform": (lambda v: board.transform(v), []),
+        "transform_square": (lambda v: cy.transform_square(v, 1), []),
+        "transform_square symmetry": (lambda v: cy.transform_square(19, v), []),
+        "perft": (lambda v: cy.perft(board, v), []),
+        "random_playouts": (lambda v: cy.random_playouts(board, v), []),
+        "push": (lambda v: board.copy().push(v), []),
+        "from_bitboards": (lambda v: Board.from_bitboards(v, 0), []),
+        "SearchTree exploration": (lambda v: SearchTree(board, exploration=v), [1.5]),
+        "SearchTree max_nodes": (lambda v: SearchTree(board, max_nodes=v), [None]),
+        "SearchTree progressive_bias": (lambda v: SearchTree(board, progressive_bias=v), [1.5]),
+        "SearchTree.run iterations": (lambda v: SearchTree(board).run(v), [None]),
+        # A deadline is a time.monotonic() value: any time, past or future.
+        "SearchTree.run deadline": (lambda v: SearchTree(board).run(1, v),
+                                    [2**70, 1.5, float("inf")]),
+        "SearchTree.child_stats": (lambda v: SearchTree(board).child_stats(v), []),
+        "Solver table_bits": (lambda v: Solver(table_bits=v), []),
+        "Solver.solve alpha": (lambda v: Solver().solve(small, v, 64), []),
+        "Solver.solve node_limit": (lambda v: Solver().solve(small, -64, 64, v), [None]),
+        "MCTSPlayer iterations": (lambda v: MCTSPlayer(iterations=v), [None]),
+        "MCTSPlayer time_limit": (lambda v: MCTSPlayer(time_limit=v), [1.5, None]),
+        "MCTSPlayer exploration": (lambda v: MCTSPlayer(exploration=v), [1.5]),
+        "MCTSPlayer eval_scale": (lambda v: MCTSPlayer(eval_scale=v), [1.5]),
+        "MCTSPlayer recycle": (lambda v: MCTSPlayer(recycle=v), [True]),
+        "solve time_limit": (lambda v: cy.solve(small, time_limit=v), [1.5, None]),
+        "parse_move_item": (lambda v: parse_move_item(v), []),
+    }
+
+
+@pytest.mark.parametrize("name", list(_calls()))
+def test_bad_numbers_give_clear_errors(name):
+    call, valid = _calls()[name]
+    for value in BAD_VALUES:
+        if any(value is v or value == v for v in valid):
+            continue
+        with pytest.raises((ValueError, TypeError, IndexError)):
+            call(value)
+
+
+def test_the_audits_examples():
+    with pytest.raises(ValueError):
+        Board().transform(2**70)
+    with pytest.raises(TypeError):
+        Board().transform(1.5)
+    with pytest.raises(TypeError):
+        parse_move_item(5)
+    with pytest.raises(SettingsError):
+        SearchTree(Board(), exploration=float("nan"))
+    assert not math.isnan(MCTSPlayer(exploration=1.0).settings.exploration)
