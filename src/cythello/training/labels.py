@@ -32,6 +32,8 @@ def _parallel(n: int, workers: int, job: Callable[[slice], np.ndarray]) -> np.nd
 
 def exact_scores(own: np.ndarray, opp: np.ndarray, workers: int = 1) -> np.ndarray:
     """The exact final disc difference (side to move) of each position."""
+    # One solve call a position: its Python around the solve is about 1 us against ~5 ms
+    # of solving at 14 empties (0.02%), so a batched C loop would buy nothing here.
     def job(s: slice) -> np.ndarray:
         solver = Solver(table_bits=16)
         out = np.empty(s.stop - s.start)
