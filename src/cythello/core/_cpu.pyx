@@ -13,6 +13,8 @@ import importlib.machinery
 import importlib.util
 import os
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
 cdef extern from "cy_cpu.h" nogil:
     int cy_cpu_has_v3()
 
@@ -47,3 +49,14 @@ def load_v3(str module_file, str name):
             loader.exec_module(module)
             return module
     return None
+
+
+cdef void* v3_function(str module_file, str name, const char* capsule) except *:
+    """The function the x86-64-v3 twin of a module (see :func:`load_v3`) exports through
+    its ``_capsule()``, or NULL where the portable build runs.  The capsule's name carries
+    the function's signature, so a mismatched pair of builds fails to load instead of
+    crashing."""
+    fast = load_v3(module_file, name)
+    if fast is None:
+        return NULL
+    return PyCapsule_GetPointer(fast._capsule(), capsule)

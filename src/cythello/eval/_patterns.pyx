@@ -4,26 +4,17 @@ for the searches, and the Python entry points for users and for training."""
 import numpy as np
 
 from libc.stdint cimport uint64_t, int16_t, int32_t
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from cythello.core._board cimport Board
 
 include "_patterns_impl.pxi"
 
-from cythello.core._cpu import load_v3
+from cythello.core._cpu cimport v3_function
 
-cdef eval_fn EVALUATE = _evaluate
-EVAL_BUILD = "portable"
-
-
-def _choose_build():
-    global EVALUATE, EVAL_BUILD
-    fast = load_v3(__file__, "cythello.eval._patterns_v3")
-    if fast is not None:
-        EVALUATE = <eval_fn>PyCapsule_GetPointer(fast._evaluate_capsule(), EVAL_CAPSULE)
-        EVAL_BUILD = "x86-64-v3"
-
-_choose_build()
+# The evaluator of the x86-64-v3 build where the CPU runs it.
+cdef void* _fast = v3_function(__file__, "cythello.eval._patterns_v3", EVAL_CAPSULE)
+cdef eval_fn EVALUATE = <eval_fn>_fast if _fast != NULL else _evaluate
+EVAL_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
 cdef eval_fn evaluator_function() noexcept:

@@ -161,6 +161,6 @@ cdef const char* EVAL_CAPSULE = (b"cythello.eval._patterns_impl._evaluate: int (
                                  b"uint64_t, uint64_t)")
 
 
-def _evaluate_capsule():
+def _capsule():
     """The evaluation function of this build (for the portable module to call)."""
     return PyCapsule_New(<void*>_evaluate, EVAL_CAPSULE, NULL)

@@ -26,7 +26,6 @@ means nothing.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from cythello.core._platform cimport cy_store_flag
 from cythello.core._board cimport Board
@@ -34,25 +33,16 @@ from cythello.eval._patterns cimport PatternWeights, evaluator_function
 
 include "_endgame_impl.pxi"
 
-from cythello.core._cpu import load_v3
+from cythello.core._cpu cimport v3_function
 from cythello.errors import PlayerBusyError, SettingsError
 from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
 ctypedef int (*run_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
                        int empties, int* best_move, int threads) noexcept nogil
-cdef run_fn RUN = _run
-SOLVER_BUILD = "portable"
-
-
-def _choose_build():
-    global RUN, SOLVER_BUILD
-    fast = load_v3(__file__, "cythello.search._endgame_v3")
-    if fast is not None:
-        RUN = <run_fn>PyCapsule_GetPointer(fast._run_capsule(), RUN_CAPSULE)
-        SOLVER_BUILD = "x86-64-v3"
-
-_choose_build()
+cdef void* _fast = v3_function(__file__, "cythello.search._endgame_v3", RUN_CAPSULE)
+cdef run_fn RUN = <run_fn>_fast if _fast != NULL else _run
+SOLVER_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
 cdef class Solver:

@@ -680,6 +680,6 @@ cdef const char* RUN_CAPSULE = (b"cythello.search._endgame_impl._run: int (Conte
                                 b"uint64_t, uint64_t, int, int, int, int*, int)")
 
 
-def _run_capsule():
+def _capsule():
     """The search entry point of this build (for the portable module to call)."""
     return PyCapsule_New(<void*>_run, RUN_CAPSULE, NULL)

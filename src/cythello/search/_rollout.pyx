@@ -10,21 +10,22 @@ playouts per second).  Both give identical games for the same generator state.  
 import os
 from collections import namedtuple
 
-from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from cythello.core._board cimport Board
 from cythello.core._rng cimport rng_seed
 
 include "_playout_impl.pxi"
 
-from cythello.core._cpu import cpu_has_v3, load_v3
+from cythello.core._cpu import cpu_has_v3
+from cythello.core._cpu cimport v3_function
 from cythello.search.states import Rollout
 
 ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng,
                            uint64_t* placed) noexcept nogil
 
-cdef playout_fn FAST_PLAYOUT = NULL
-PLAYOUT_BUILD = "portable"
+cdef playout_fn FAST_PLAYOUT = <playout_fn>v3_function(__file__, "cythello.search._rollout_v3",
+                                                       PLAYOUT_CAPSULE)
+PLAYOUT_BUILD = "portable" if FAST_PLAYOUT == NULL else "x86-64-v3"
 
 
 cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng, uint64_t* placed) noexcept nogil:
@@ -33,14 +34,6 @@ cdef int playout(uint64_t P, uint64_t O, int policy, Rng* rng, uint64_t* placed)
     return _playout_loop(P, O, policy, rng, placed)
 
 
-def _choose_build():
-    global FAST_PLAYOUT, PLAYOUT_BUILD
-    fast = load_v3(__file__, "cythello.search._rollout_v3")
-    if fast is not None:
-        FAST_PLAYOUT = <playout_fn>PyCapsule_GetPointer(fast.playout_capsule(), PLAYOUT_CAPSULE)
-        PLAYOUT_BUILD = "x86-64-v3"
-
-_choose_build()
 
 
 # -- playouts from Python ----------------------------------------------------------------------

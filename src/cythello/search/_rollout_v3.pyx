@@ -7,6 +7,6 @@ from cpython.pycapsule cimport PyCapsule_New
 include "_playout_impl.pxi"
 
 
-def playout_capsule():
+def _capsule():
     """The playout function, for ``_rollout`` to call."""
     return PyCapsule_New(<void*>_playout_loop, PLAYOUT_CAPSULE, NULL)
