@@ -85,3 +85,76 @@ def test_bad_actions_give_clear_errors(bad, error):
 def test_bad_settings_give_clear_errors(kwargs):
     with pytest.raises(cy.SettingsError):
         VectorOthello(**kwargs)
+
+
+# -- Gymnasium and PettingZoo (optional extras) ----------------------------------------------
+
+def test_gymnasium_env_passes_its_checker_and_plays_board_games():
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from cythello.envs.gym import ENV_ID, OthelloEnv
+    check_env(gym.make(ENV_ID).unwrapped)
+    for color in ("black", "white"):
+        env = OthelloEnv(color=color)
+        obs, info = env.reset(seed=4)
+        assert obs.shape == (2, 8, 8) and obs.dtype == np.int8
+        rng = np.random.default_rng(4)
+        replay = cy.Board()
+        terminated = False
+        while not terminated:
+            assert (obs == env.board.planes(dtype=np.int8)).all()
+            mask = info["action_mask"]
+            assert (mask == _legal_of(env.board)).all()
+            action = int(rng.choice(np.flatnonzero(mask)))
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert not truncated and (terminated or reward == 0.0)
+        for move in env.board.move_stack:          # the whole game was legal Othello
+            replay.push(move)
+        assert replay.is_game_over() and replay.board_string() == env.board.board_string()
+        winner = env.board.outcome().winner
+        assert reward == (0.0 if winner is None else 1.0 if winner == env.agent else -1.0)
+
+
+def test_gymnasium_env_ends_the_game_on_an_illegal_action():
+    pytest.importorskip("gymnasium")
+    from cythello.envs.gym import OthelloEnv
+    env = OthelloEnv(opponent=cy.MCTSPlayer(iterations=50, seed=1))
+    env.reset(seed=1)
+    _, reward, terminated, _, info = env.step(0)                 # a1 at the start
+    assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
+    with pytest.raises(cy.SettingsError):
+        OthelloEnv(color="green")
+
+
+def test_pettingzoo_env_passes_its_api_test_and_plays_board_games():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from cythello.envs.pettingzoo import env, raw_env
+    api_test(env(), num_cycles=1000, verbose_progress=False)
+    game = raw_env()
+    game.reset(seed=2)
+    rng = np.random.default_rng(2)
+    replay = cy.Board()
+    final = {}
+    for agent in game.agent_iter():
+        obs, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            final[agent] = reward
+            game.step(None)
+            continue
+        colour = game.possible_agents.index(agent)
+        assert colour == replay.turn
+        assert (obs["observation"].transpose(2, 0, 1) == replay.planes(dtype=np.int8)).all()
+        assert (obs["action_mask"] == _legal_of(replay)).all()
+        other = game.observe(game.possible_agents[1 - colour])
+        assert not other["action_mask"].any()
+        move = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        replay.push(move)
+        game.step(move)
+    assert replay.is_game_over()
+    winner = replay.outcome().winner
+    expected = {name: 0.0 if winner is None else 1.0 if colour == winner else -1.0
+                for colour, name in enumerate(game.possible_agents)}
+    assert final == expected

@@ -7,7 +7,9 @@
 
 :class:`VectorOthello` steps many boards at once in C (no Python per board), NumPy in and
 out: observations are the side to move's discs then the opponent's (as
-``Board.planes``), action 64 is the pass.
+``Board.planes``), action 64 is the pass.  With the optional extras:
+:mod:`cythello.envs.gym` (a Gymnasium environment against an opponent) and
+:mod:`cythello.envs.pettingzoo` (a PettingZoo AEC environment for two agents).
 """
 from ._vector import VectorOthello
 
