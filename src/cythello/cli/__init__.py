@@ -7,7 +7,7 @@ import sys
 from typing import List, Optional
 
 from .._version import __version__
-from . import analyse, book, engines, match, play, selfplay, solve
+from . import analyse, bench, book, engines, match, play, selfplay, solve
 from .common import protect_board_strings
 
 __all__ = ["main", "build_parser"]
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_parser(sub)
     match.add_tournament_parser(sub)
     engines.add_parsers(sub)
+    bench.add_parser(sub)
     solve.add_parser(sub)
     selfplay.add_parser(sub)
     book.add_parser(sub)

@@ -1,11 +1,11 @@
-"""``cythello nboard`` and ``cythello gtp``: serve a GUI; ``cythello bench``."""
+"""``cythello nboard`` and ``cythello gtp``: serve a GUI."""
 from __future__ import annotations
 
 import argparse
 import sys
 from typing import Any
 
-from .common import add_search_options, player_from_args, say
+from .common import add_search_options, player_from_args
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:
@@ -24,14 +24,6 @@ def cmd_gtp(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    """``cythello bench``: the benchmark table."""
-    from ..bench import run_bench
-    for line in run_bench(args.seconds):
-        say(line)
-    return 0
-
-
 def add_parsers(sub: Any) -> None:
     for name, func, what in (("nboard", cmd_nboard, "an NBoard protocol"),
                              ("gtp", cmd_gtp, "a GTP (Go Text Protocol)")):
@@ -44,9 +36,3 @@ def add_parsers(sub: Any) -> None:
                        help="think on the opponent's time (the next search starts from "
                             "what it found)")
         p.set_defaults(func=func)
-    p = sub.add_parser("bench", help="rules and search benchmarks",
-                       description="Playouts, perft and MCTS speed on this machine (the "
-                                   "repository's benchmarks/ compare with a C yardstick).")
-    p.add_argument("--seconds", type=float, default=1.0,
-                   help="seconds per figure (default: %(default)g)")
-    p.set_defaults(func=cmd_bench)
