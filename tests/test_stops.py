@@ -153,9 +153,9 @@ def test_an_error_cancels_the_pending_jobs_and_kills_the_workers(tmp_path):
     with pytest.raises(OSError, match="No space left"), Workers(2) as pool:
         for _ in pool.run(_mark_and_wait, jobs):
             raise OSError(28, "No space left on device")   # as writing a shard may
-    assert not multiprocessing.active_children()
-    time.sleep(0.5)
-    # The two running jobs and perhaps the next ones queued, not the whole run.
+    # No worker left, so nothing more can start: the two running jobs and perhaps the
+    # next ones queued have, not the whole run.
+    assert _wait_until(lambda: not multiprocessing.active_children(), 10)
     assert len(list(tmp_path.glob("started-*"))) <= 6
 
 
@@ -170,7 +170,7 @@ def test_self_play_reports_a_full_disk_without_playing_on(tmp_path, monkeypatch)
     with pytest.raises(OSError, match="No space left"):
         selfplay.generate(40, tmp_path, seed=1, workers=2, games_per_shard=1, iterations=50)
     assert len(written) == 1
-    assert not multiprocessing.active_children()
+    assert _wait_until(lambda: not multiprocessing.active_children(), 10)
 
 
 @linux

@@ -186,15 +186,15 @@ class Workers:
             # The pool's own shutdown waits for running jobs, and a worker cannot be asked
             # to stop mid-search: its processes are killed (Python 3.14 has
             # terminate_workers() for this; before, the process table is the only way).
-            processes = list((getattr(pool, "_processes", None) or {}).values())
+            # The table itself is kept: shutdown drops the pool's reference to it, and
+            # its manager thread may still be starting a worker.
+            table = getattr(pool, "_processes", None) or {}
+            manager = getattr(pool, "_executor_manager_thread", None)
             pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                try:
-                    process.kill()
-                except (OSError, AttributeError, ValueError):
-                    pass
-            for process in processes:
-                process.join(5)
+            _kill(list(table.values()))
+            if manager is not None:
+                manager.join(5)
+            _kill(list(table.values()))
         refs, self._refs = self._refs, []
         if refs:
             import ray
@@ -203,3 +203,16 @@ class Workers:
                     ray.cancel(ref, force=True)
                 except Exception:              # already finished or gone: nothing to stop
                     pass
+
+
+def _kill(processes: List[Any]) -> None:
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, AttributeError, ValueError):
+            pass
+    for process in processes:
+        try:
+            process.join(5)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
