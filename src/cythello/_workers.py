@@ -20,6 +20,7 @@ What it guarantees, whoever uses it:
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -58,8 +59,36 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="cythello-parent-watch", daemon=True).start()
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """A Ctrl-C held back while workers start, and acted on right after: a worker
+    interrupted in its start-up prints a traceback, and one started but not yet in the
+    pool's table would escape the clean-up.  The workers inherit the blocked signal
+    mask and ignore SIGINT before they unblock it; this process records a SIGINT that
+    another of its threads receives meanwhile.  (Windows has no signal masks; signal
+    handlers belong to the main thread.)"""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if main else None
+    caught: List[Any] = []
+    if main and callable(previous):
+        signal.signal(signal.SIGINT, lambda number, frame: caught.append(frame))
+    masked = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else None
+    try:
+        yield
+    finally:
+        if old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)   # a held SIGINT arrives here
+        if main and callable(previous):
+            signal.signal(signal.SIGINT, previous)
+            if caught:
+                previous(signal.SIGINT, caught[0])             # KeyboardInterrupt, usually
+
+
 def _start_worker(initializer: Optional[Callable[..., None]], initargs: Tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _watch_parent()
     if initializer is not None:
         initializer(*initargs)
@@ -124,8 +153,11 @@ class Workers:
         pending = list(range(len(jobs)))
         done = 0
         while pending:
+            # The pool starts the resource tracker, which unblocks SIGINT when it is up;
+            # the workers start on the submits.
             pool = self._local_pool(min(self.workers, len(pending)))
-            futures = {pool.submit(fn, *jobs[i]): i for i in pending}
+            with _sigint_held():
+                futures = {pool.submit(fn, *jobs[i]): i for i in pending}
             failed: List[int] = []
             while futures:
                 finished, _ = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
