@@ -16,6 +16,12 @@ from cythello.squares import square_name
 cdef uint64_t START_BLACK = ((<uint64_t>1) << 28) | ((<uint64_t>1) << 35)   # e4, d5
 cdef uint64_t START_WHITE = ((<uint64_t>1) << 27) | ((<uint64_t>1) << 36)   # d4, e5
 
+cdef float BIT_FLOATS[256][8]          # the bits of a byte as 0.0/1.0, lowest first
+cdef int _b, _k
+for _b in range(256):
+    for _k in range(8):
+        BIT_FLOATS[_b][_k] = (_b >> _k) & 1
+
 
 cdef class VectorOthello:
     """``n`` boards, each a game from the start (after ``random_plies`` random moves, drawn
@@ -178,23 +184,22 @@ cdef class VectorOthello:
                 self._start(i)
 
     cdef tuple _observe(self):
-        obs = np.zeros((self.n, 2, 8, 8), dtype=np.float32)
-        legal = np.zeros((self.n, 65), dtype=np.bool_)
+        obs = np.empty((self.n, 2, 8, 8), dtype=np.float32)
+        legal = np.empty((self.n, 65), dtype=np.bool_)
         cdef float[:, :, :, ::1] o = obs
         cdef uint8_t[:, ::1] l = legal.view(np.uint8)
-        cdef int i, sq
+        cdef int i, r, c
         cdef uint64_t P, O, moves
         with nogil:
             for i in range(self.n):
                 P, O = self.own[i], self.opp[i]
                 moves = legal_moves(P, O)
-                for sq in range(64):
-                    if (P >> sq) & 1:
-                        o[i, 0, sq >> 3, sq & 7] = 1.0
-                    elif (O >> sq) & 1:
-                        o[i, 1, sq >> 3, sq & 7] = 1.0
-                    elif (moves >> sq) & 1:
-                        l[i, sq] = 1
+                for r in range(8):
+                    # A row of the board is a byte of each bitboard: one table row each.
+                    for c in range(8):
+                        o[i, 0, r, c] = BIT_FLOATS[(P >> (8 * r)) & 0xFF][c]
+                        o[i, 1, r, c] = BIT_FLOATS[(O >> (8 * r)) & 0xFF][c]
+                        l[i, 8 * r + c] = (moves >> (8 * r + c)) & 1
                 l[i, 64] = moves == 0
         return obs, legal
 
