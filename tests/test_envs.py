@@ -73,7 +73,8 @@ def test_an_illegal_action_names_its_board_and_moves_none():
 
 @pytest.mark.parametrize("bad, error", [
     (np.zeros(3, dtype=int), ValueError), (np.zeros((4, 1), dtype=int), ValueError),
-    (["x"] * 4, TypeError), (None, TypeError),
+    (["x"] * 4, TypeError), (None, TypeError), (np.full(4, 19.5), TypeError),
+    (np.ones(4, dtype=bool), TypeError), ([2**70] * 4, TypeError),
 ])
 def test_bad_actions_give_clear_errors(bad, error):
     with pytest.raises(error):

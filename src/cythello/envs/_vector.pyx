@@ -93,8 +93,11 @@ cdef class VectorOthello:
         illegal action raises :class:`~cythello.IllegalMoveError` naming the board, and
         then no board has moved."""
         cdef const int64_t[::1] a
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":          # no floats cut to ints, no bools
+            raise TypeError(f"actions must be {self.n} ints 0-64, not {given.dtype}")
         try:
-            arr = np.ascontiguousarray(actions, dtype=np.int64)
+            arr = np.ascontiguousarray(given, dtype=np.int64)
         except (TypeError, ValueError, OverflowError):
             raise TypeError(f"actions must be {self.n} ints 0-64") from None
         if arr.shape != (self.n,):
