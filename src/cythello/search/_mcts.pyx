@@ -651,11 +651,14 @@ cdef int _check(Search* s, uint64_t n, uint64_t max_iterations, double deadline,
     cdef double now
     if s.pool.nodes[0].proven != UNPROVEN:
         return STOP_SOLVED
-    if n >= max_iterations or s.pool.nodes[0].visits >= root_visit_limit:
+    if n >= max_iterations:
         return STOP_ITERATIONS
     if cy_load_flag(&s.stop_flag):
         return STOP_SIGNAL
     if n % CLOCK_EVERY == 1:
+        # The root's counter is shared by the threads: read now and then, not every time.
+        if s.pool.nodes[0].visits >= root_visit_limit:
+            return STOP_ITERATIONS
         now = cy_monotonic() if deadline > 0 or decide else 0.0
         if deadline > 0 and now >= deadline:
             return STOP_TIME
