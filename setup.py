@@ -17,7 +17,8 @@ DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
 # The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
 MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "eval._patterns",
            "search._rollout", "search._pool", "search._transpositions", "search._mcts",
-           "search._endgame", "search._midgame", "book._keys", "envs._vector"]
+           "search._endgame", "search._midgame", "search._puct", "book._keys", "envs._vector",
+           "nn._pattern"]
 INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
 directives = {

@@ -2,8 +2,8 @@
 compiled with Cython, behind a small python-chess-like API."""
 from ._version import __version__
 from .errors import (
-    IllegalMoveError, InvalidBoardError, InvalidMoveError, PlayerBusyError, SettingsError,
-    WeightsError,
+    EvaluatorError, IllegalMoveError, InvalidBoardError, InvalidMoveError, PlayerBusyError,
+    SettingsError, WeightsError,
 )
 from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
@@ -51,6 +51,8 @@ from .search.endgame import (  # noqa: E402
 )
 from .eval import evaluate  # noqa: E402
 from .search.analysis import MoveReview, analyse_game  # noqa: E402
+from .search.puct import PUCTPlayer, PUCTSettings  # noqa: E402
+from . import nn  # noqa: E402
 
 __all__ = [
     "__version__", "build_info",
@@ -58,9 +60,9 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
-    "MoveStats", "SearchSettings",
+    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "nn",
     "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
-    "PlayerBusyError", "WeightsError",
+    "PlayerBusyError", "WeightsError", "EvaluatorError",
 ] + _squares.__all__

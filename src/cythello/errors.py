@@ -37,3 +37,8 @@ class PlayerBusyError(RuntimeError):
 class BookError(ValueError):
     """An opening book file that is missing, corrupt or not a book, or a book asked for
     something it cannot do (a position outside it)."""
+
+
+class EvaluatorError(ValueError):
+    """A policy/value evaluator (:mod:`cythello.nn`) returned something the search cannot
+    use: the wrong shapes, NaN, values outside [-1, 1]."""

@@ -130,9 +130,42 @@ _ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str},
                      "eval_weights": "'default' or a weights file"})
 
 
+_PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
+                   "value_scale": "discs, more than 0"}
+
+
+def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
+    """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
+    (``evaluator=pattern``, with its ``prior_scale`` and ``value_scale``) or by nothing
+    (``evaluator=uniform``)."""
+    from ..nn import PatternEvaluator, uniform_evaluator
+    from ..search.puct import PUCTPlayer, PUCTSettings
+
+    def parse(key: str, text: str) -> Any:
+        if key == "evaluator":
+            if text not in ("pattern", "uniform"):
+                raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
+            return text
+        if key in _PUCT_EVALUATOR:
+            return _typed({key: float}, _PUCT_EVALUATOR)(key, text)
+        return parse_setting(key, text, PUCTSettings)
+
+    settings = _parse_settings(spec, rest, setting_names(PUCTSettings) + list(_PUCT_EVALUATOR),
+                               parse, {"time": "time_limit", "sims": "simulations"})
+    settings.setdefault("seed", seed)
+    kind = settings.pop("evaluator", "pattern")
+    scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale") if k in settings}
+    if kind == "uniform":
+        if scales:
+            raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")
+        return PUCTPlayer(uniform_evaluator, **settings)
+    return PUCTPlayer(PatternEvaluator(**scales), **settings)
+
+
 def make_player(spec: str, seed: Optional[int] = None) -> Any:
     """A player from a spec: a preset name, ``random``, ``mcts:key=value,...``,
-    ``alphabeta:depth=N``, ``gtp:COMMAND`` or ``nboard:COMMAND``."""
+    ``puct:key=value,...``, ``alphabeta:depth=N``, ``gtp:COMMAND`` or
+    ``nboard:COMMAND``."""
     from ..protocols import engine as eng
     kind, _, rest = spec.partition(":")
     if spec in PRESETS:
@@ -147,6 +180,8 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         if preset is not None and preset not in PRESETS:
             raise SettingsError(f"unknown preset {preset!r} in {spec!r}")
         return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
+    if kind == "puct":
+        return _puct_player(spec, rest, seed)
     if kind == "alphabeta":
         settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights"],
                                    _ALPHABETA, {})
@@ -156,7 +191,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if kind == "nboard" and rest:
         return eng.popen_nboard(rest)
     raise SettingsError(f"unknown player {spec!r}: use a preset ({', '.join(PRESETS)}), random, "
-                        "mcts:iterations=N,..., alphabeta:depth=N, gtp:COMMAND or "
+                        "mcts:iterations=N,..., puct:time=S,..., alphabeta:depth=N, gtp:COMMAND or "
                         "nboard:COMMAND")
 
 

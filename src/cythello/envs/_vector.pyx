@@ -8,6 +8,7 @@ from cythello.core._rules cimport (
     legal_moves, final_disc_difference, count, Position, next_position, PASS_MOVE,
 )
 from cythello.core._rng cimport Rng, rng_seed, rng_below
+from cythello.core._planes cimport write_planes, write_legal
 from cythello.core._board import Board
 from cythello.errors import IllegalMoveError, SettingsError
 from cythello.search._rollout import random_seed
@@ -15,13 +16,6 @@ from cythello.squares import square_name
 
 cdef uint64_t START_BLACK = ((<uint64_t>1) << 28) | ((<uint64_t>1) << 35)   # e4, d5
 cdef uint64_t START_WHITE = ((<uint64_t>1) << 27) | ((<uint64_t>1) << 36)   # d4, e5
-
-cdef float BIT_FLOATS[256][8]          # the bits of a byte as 0.0/1.0, lowest first
-cdef int _b, _k
-for _b in range(256):
-    for _k in range(8):
-        BIT_FLOATS[_b][_k] = (_b >> _k) & 1
-
 
 cdef class VectorOthello:
     """``n`` boards, each a game from the start (after ``random_plies`` random moves, drawn
@@ -191,19 +185,11 @@ cdef class VectorOthello:
         legal = np.empty((self.n, 65), dtype=np.bool_)
         cdef float[:, :, :, ::1] o = obs
         cdef uint8_t[:, ::1] l = legal.view(np.uint8)
-        cdef int i, r, c
-        cdef uint64_t P, O, moves
+        cdef int i
         with nogil:
             for i in range(self.n):
-                P, O = self.own[i], self.opp[i]
-                moves = legal_moves(P, O)
-                for r in range(8):
-                    # A row of the board is a byte of each bitboard: one table row each.
-                    for c in range(8):
-                        o[i, 0, r, c] = BIT_FLOATS[(P >> (8 * r)) & 0xFF][c]
-                        o[i, 1, r, c] = BIT_FLOATS[(O >> (8 * r)) & 0xFF][c]
-                        l[i, 8 * r + c] = (moves >> (8 * r + c)) & 1
-                l[i, 64] = moves == 0
+                write_planes(self.own[i], self.opp[i], &o[i, 0, 0, 0])
+                write_legal(self.own[i], self.opp[i], &l[i, 0])
         return obs, legal
 
 

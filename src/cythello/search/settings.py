@@ -235,11 +235,7 @@ class SearchSettings:
         "best, the better ones more often (0: the best, ties drawn evenly)")
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.metadata["optional"]:
-                continue
-            object.__setattr__(self, f.name, f.metadata["kind"].check(f.name, value))
+        check_fields(self)
         if self.iterations is None and self.time_limit is None:
             object.__setattr__(self, "iterations", 1000)
 
@@ -307,6 +303,16 @@ class SearchSettings:
         return load_book(self.book)
 
 
+def check_fields(settings: Any) -> None:
+    """Check (and normalise) every field of a frozen settings dataclass made of
+    :func:`_setting` fields: the one validation pass of each settings type."""
+    for f in dataclasses.fields(settings):
+        value = getattr(settings, f.name)
+        if value is None and f.metadata["optional"]:
+            continue
+        object.__setattr__(settings, f.name, f.metadata["kind"].check(f.name, value))
+
+
 def load_eval_weights(value: Any) -> Any:
     """An ``eval_weights`` setting as weights: None, ``"default"`` (loaded once per
     process), a weights file, or :class:`~cythello.eval.PatternWeights` as they are."""
@@ -324,15 +330,17 @@ def _from_dict(values: Dict[str, Any]) -> SearchSettings:
     return SearchSettings(**values)
 
 
-def setting_names() -> List[str]:
-    """The names of the search settings, in their documented order."""
-    return [f.name for f in dataclasses.fields(SearchSettings)]
+def setting_names(cls: Any = None) -> List[str]:
+    """The names of the settings of ``cls`` (default: :class:`SearchSettings`), in their
+    documented order."""
+    return [f.name for f in dataclasses.fields(cls or SearchSettings)]
 
 
-def parse_setting(name: str, text: str) -> Any:
+def parse_setting(name: str, text: str, cls: Any = None) -> Any:
     """A setting's value from text (``"0.5"``, ``"true"``, ``"none"`` for an optional
-    one); a :class:`~cythello.errors.SettingsError` names what was expected."""
-    fields = {f.name: f for f in dataclasses.fields(SearchSettings)}
+    one); a :class:`~cythello.errors.SettingsError` names what was expected.  ``cls`` is
+    the settings type (default :class:`SearchSettings`)."""
+    fields = {f.name: f for f in dataclasses.fields(cls or SearchSettings)}
     if name not in fields:
         raise SettingsError(f"unknown setting {name!r}; known: {', '.join(sorted(fields))}")
     f = fields[name]
@@ -345,10 +353,11 @@ def parse_setting(name: str, text: str) -> Any:
                             f"not {text!r}") from None
 
 
-def settings_table() -> str:
-    """The settings as a Markdown table: name, default, values, what it does."""
+def settings_table(cls: Any = None) -> str:
+    """The settings of ``cls`` (default :class:`SearchSettings`) as a Markdown table:
+    name, default, values, what it does."""
     rows = ["| setting | default | values | what it does |", "|---|---|---|---|"]
-    for f in dataclasses.fields(SearchSettings):
+    for f in dataclasses.fields(cls or SearchSettings):
         default = "None" if f.default is None else repr(f.default)
         if isinstance(f.default, float):
             default = f"{f.default:g}"

@@ -1,0 +1,564 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""PUCT tree search guided by a policy/value evaluator (AlphaZero's selection), for one
+game or many games at once, in typed C.
+
+A :class:`PuctForest` holds one tree per game.  A search step is two calls around one
+evaluator call: :meth:`PuctForest.gather` descends each tree (the GIL released) to up to
+``want[i]`` new leaves, writing their planes and legal masks into one contiguous batch, and
+:meth:`PuctForest.submit` expands those leaves with the evaluator's policy and backs up its
+values.  A leaf waiting for its evaluation carries a virtual loss on its path (a visit and,
+with ``virtual_loss``, a loss for each mover), so the next descent of the same tree goes
+elsewhere; a descent that meets a waiting leaf is a collision and is dropped.  Finished
+games met by a descent are scored at once, without the evaluator.
+
+Perspective: a node's ``value`` sums results in [-1, 1] for the player whose move led into
+it, so a parent chooses among its children by their own means; passes are moves, so the
+perspective flips at every ply.  An unvisited child's value (first-play urgency) is its
+parent's mean for the side to move minus ``fpu_reduction`` (``FPU_PARENT``), a draw or a
+loss.
+"""
+from libc.math cimport sqrt, exp, isfinite
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+
+import numpy as np
+
+from cythello.core._rules cimport (
+    Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
+)
+from cythello.core._planes cimport write_planes, write_legal
+from cythello.errors import SettingsError
+
+cdef enum:
+    EXPANDED = 1          # children allocated and given priors
+    TERMINAL = 2          # the game is over here (``outcome`` holds its result)
+    PENDING = 4           # a leaf waiting for its evaluation (in the current batch)
+
+cdef enum:
+    MAX_PATH = 128        # 60 placements and their passes: a path is never longer
+    INITIAL_NODES = 256
+
+cdef uint32_t NO_NODE = 0xFFFFFFFF
+
+cdef enum:
+    FPU_PARENT = 0
+    FPU_DRAW = 1
+    FPU_LOSS = 2
+
+cdef enum:
+    LEAF = 0              # a new leaf, waiting in the batch
+    RESOLVED = 1          # a finished game, scored at once
+    COLLIDED = 2          # met a leaf that is already waiting
+    FULL = 3              # the tree's node cap is reached
+
+FPU_MODES = {"parent": FPU_PARENT, "draw": FPU_DRAW, "loss": FPU_LOSS}
+NODE_BYTES = sizeof(PNode)
+
+
+cdef struct PNode:
+    double value          # summed results for the player whose move led here
+    float prior           # the parent's policy for this move
+    uint32_t visits       # finished and waiting visits
+    uint32_t first_child  # valid when EXPANDED
+    uint8_t move          # 0-63 or PASS_MOVE
+    uint8_t num_children
+    uint8_t flags
+    int8_t outcome        # TERMINAL: +1, 0, -1 for the player whose move led here
+
+
+cdef struct PTree:
+    PNode* nodes
+    uint32_t size
+    uint32_t capacity
+    uint64_t P            # the root position, side to move first
+    uint64_t O
+    uint64_t sims         # simulations finished since the root was set
+    bint full             # a leaf could not be expanded: the node cap is reached
+
+
+cdef struct Leaf:
+    uint64_t P            # the leaf's position, side to move first
+    uint64_t O
+    uint32_t tree
+    uint32_t depth        # nodes on the path, root and leaf included
+    uint32_t path[MAX_PATH]
+
+
+cdef uint32_t _alloc(PTree* t, uint32_t n, uint32_t max_nodes) noexcept nogil:
+    """``n`` fresh nodes at the end of the arena: the first one's index, or NO_NODE when
+    the cap is reached or memory ran out."""
+    cdef uint32_t cap
+    cdef PNode* grown
+    if <uint64_t>t.size + n > max_nodes:
+        return NO_NODE
+    if t.size + n > t.capacity:
+        cap = t.capacity * 2 if t.capacity else INITIAL_NODES
+        while cap < t.size + n:
+            cap *= 2
+        if cap > max_nodes:
+            cap = max_nodes
+        grown = <PNode*>realloc(t.nodes, cap * sizeof(PNode))
+        if grown == NULL:
+            return NO_NODE
+        t.nodes = grown
+        t.capacity = cap
+    cdef uint32_t first = t.size
+    t.size += n
+    return first
+
+
+cdef void _clear_node(PNode* node, uint8_t move, float prior) noexcept nogil:
+    node.value = 0.0
+    node.prior = prior
+    node.visits = 0
+    node.first_child = 0
+    node.move = move
+    node.num_children = 0
+    node.flags = 0
+    node.outcome = 0
+
+
+cdef class PuctForest:
+    """``n`` PUCT trees and the batch buffers between them and an evaluator.
+
+    ``planes`` (``max_batch x 2 x 8 x 8`` float32) and ``legal`` (``max_batch x 65``
+    bool) hold the leaves of the last :meth:`gather`; ``leaf_tree`` says whose each is.
+    Settings are checked by the caller (:class:`cythello.search.puct.PUCTSettings`)."""
+
+    cdef PTree* trees
+    cdef Leaf* leaves
+    cdef readonly int n
+    cdef readonly int max_batch
+    cdef readonly int pending          # leaves of the last gather not yet submitted
+    cdef uint32_t max_nodes
+    cdef double c_puct
+    cdef double fpu_reduction
+    cdef double virtual_loss
+    cdef int fpu
+    cdef readonly object planes
+    cdef readonly object legal
+    cdef readonly object leaf_tree
+    cdef float[:, :, :, ::1] _planes
+    cdef uint8_t[:, ::1] _legal
+    cdef uint32_t[::1] _leaf_tree
+
+    def __cinit__(self, int n, int max_batch, uint32_t max_nodes, double c_puct,
+                  str fpu, double fpu_reduction, double virtual_loss):
+        if n < 1 or max_batch < 1 or max_nodes < 2:
+            raise SettingsError("a forest needs a tree, a batch and two nodes")
+        self.trees = <PTree*>malloc(n * sizeof(PTree))
+        self.leaves = <Leaf*>malloc(max_batch * sizeof(Leaf))
+        if self.trees == NULL or self.leaves == NULL:
+            raise MemoryError()
+        cdef int i
+        for i in range(n):
+            self.trees[i].nodes = NULL
+            self.trees[i].size = 0
+            self.trees[i].capacity = 0
+        self.n = n
+        self.max_batch = max_batch
+        self.max_nodes = max_nodes
+        self.c_puct = c_puct
+        self.fpu = FPU_MODES[fpu]
+        self.fpu_reduction = fpu_reduction
+        self.virtual_loss = virtual_loss
+        self.planes = np.zeros((max_batch, 2, 8, 8), dtype=np.float32)
+        self.legal = np.zeros((max_batch, 65), dtype=np.bool_)
+        self.leaf_tree = np.zeros(max_batch, dtype=np.uint32)
+        self._planes = self.planes
+        self._legal = self.legal.view(np.uint8)
+        self._leaf_tree = self.leaf_tree
+
+    def __dealloc__(self):
+        cdef int i
+        if self.trees != NULL:
+            for i in range(self.n):
+                free(self.trees[i].nodes)
+            free(self.trees)
+        free(self.leaves)
+
+    # -- roots ------------------------------------------------------------------------
+
+    def set_root(self, int i, uint64_t P, uint64_t O):
+        """Tree ``i`` starts afresh from the position ``P`` (side to move) / ``O``."""
+        self._check_index(i)
+        self._check_idle()
+        cdef PTree* t = &self.trees[i]
+        t.size = 0
+        t.full = False
+        if _alloc(t, 1, self.max_nodes) == NO_NODE:
+            raise MemoryError()
+        _clear_node(&t.nodes[0], PASS_MOVE, 1.0)
+        t.P = P
+        t.O = O
+        t.sims = 0
+
+    def advance(self, int i, int move):
+        """Tree ``i`` moves its root to the child ``move``, keeping that subtree (or starts
+        afresh after it when the child was never expanded); returns the visits kept."""
+        self._check_tree(i)
+        self._check_idle()
+        cdef PTree* t = &self.trees[i]
+        cdef Position pos
+        pos.P = t.P
+        pos.O = t.O
+        play(&pos, move)
+        cdef uint32_t child = self._child(t, 0, move)
+        if child == 0 or not t.nodes[child].flags & EXPANDED:
+            self.set_root(i, pos.P, pos.O)
+            return 0
+        if not self._keep_subtree(t, child):
+            raise MemoryError()
+        t.P = pos.P
+        t.O = pos.O
+        t.sims = 0
+        t.full = False
+        return t.nodes[0].visits
+
+    cdef uint32_t _child(self, PTree* t, uint32_t n, int move) noexcept nogil:
+        cdef PNode* node = &t.nodes[n]
+        cdef uint32_t c
+        if not node.flags & EXPANDED:
+            return 0
+        for c in range(node.first_child, node.first_child + node.num_children):
+            if t.nodes[c].move == move:
+                return c
+        return 0
+
+    cdef bint _keep_subtree(self, PTree* t, uint32_t root) noexcept nogil:
+        """Copy the subtree under ``root`` into a new arena, breadth first (each block of
+        children stays together), and make it the tree."""
+        cdef PTree fresh
+        fresh.nodes = NULL
+        fresh.size = 0
+        fresh.capacity = 0
+        if _alloc(&fresh, 1, self.max_nodes) == NO_NODE:
+            return False
+        fresh.nodes[0] = t.nodes[root]
+        cdef uint32_t k = 0, old, block, j
+        cdef PNode* node
+        while k < fresh.size:              # fresh.nodes[k] still points into the old arena
+            node = &fresh.nodes[k]
+            if node.flags & EXPANDED:
+                old = node.first_child
+                block = _alloc(&fresh, node.num_children, self.max_nodes)
+                if block == NO_NODE:
+                    free(fresh.nodes)
+                    return False
+                node = &fresh.nodes[k]     # the arena may have moved
+                memcpy(&fresh.nodes[block], &t.nodes[old], node.num_children * sizeof(PNode))
+                node.first_child = block
+            k += 1
+        free(t.nodes)
+        t.nodes = fresh.nodes
+        t.size = fresh.size
+        t.capacity = fresh.capacity
+        return True
+
+    def mix_root_noise(self, int i, noise, double fraction):
+        """Blend ``noise`` (one number per root child, in child order) into tree ``i``'s
+        root priors: ``(1 - fraction) * prior + fraction * noise`` (AlphaZero's Dirichlet
+        exploration).  The root must be expanded."""
+        self._check_tree(i)
+        cdef PTree* t = &self.trees[i]
+        cdef PNode* root = &t.nodes[0]
+        if not root.flags & EXPANDED:
+            raise ValueError("the root is not expanded yet")
+        cdef double[::1] x = np.ascontiguousarray(noise, dtype=np.float64)
+        if x.shape[0] != root.num_children:
+            raise ValueError(f"noise must have {root.num_children} entries, not {x.shape[0]}")
+        cdef uint32_t c
+        cdef PNode* node
+        for c in range(root.num_children):
+            node = &t.nodes[root.first_child + c]
+            node.prior = <float>((1.0 - fraction) * node.prior + fraction * x[c])
+
+    # -- one search step: gather, evaluate (the caller), submit -----------------------
+
+    def gather(self, want):
+        """Descend each tree ``i`` up to ``want[i]`` times; returns ``(leaves, resolved)``:
+        the leaves now waiting in the batch (``planes[:leaves]`` ...) and the descents that
+        ended in finished games, scored at once.  Collisions count against ``want``."""
+        self._check_idle()
+        cdef uint32_t[::1] w = np.ascontiguousarray(want, dtype=np.uint32)
+        if w.shape[0] != self.n:
+            raise ValueError(f"want must have {self.n} entries, not {w.shape[0]}")
+        cdef int i, k = 0, resolved = 0, outcome
+        cdef uint32_t attempt
+        cdef uint64_t total = 0
+        for i in range(self.n):
+            total += w[i]
+        if total > <uint64_t>self.max_batch:
+            raise ValueError(f"want asks for {total} leaves, more than the batch of "
+                             f"{self.max_batch}")
+        with nogil:
+            for i in range(self.n):
+                if self.trees[i].nodes == NULL:
+                    continue
+                for attempt in range(w[i]):
+                    outcome = self._descend(i, &self.leaves[k])
+                    if outcome == LEAF:
+                        write_planes(self.leaves[k].P, self.leaves[k].O, &self._planes[k, 0, 0, 0])
+                        write_legal(self.leaves[k].P, self.leaves[k].O, &self._legal[k, 0])
+                        self._leaf_tree[k] = i
+                        k += 1
+                    elif outcome == RESOLVED:
+                        resolved += 1
+                    elif outcome == FULL:
+                        break
+        self.pending = k
+        return k, resolved
+
+    cdef int _descend(self, int i, Leaf* leaf) noexcept nogil:
+        cdef PTree* t = &self.trees[i]
+        cdef Position pos
+        pos.P = t.P
+        pos.O = t.O
+        cdef uint32_t n = 0, depth = 1, d
+        cdef int outcome
+        cdef PNode* node = &t.nodes[0]
+        leaf.path[0] = 0
+        while node.flags & EXPANDED:
+            n = self._select(t, n)
+            node = &t.nodes[n]
+            play(&pos, node.move)
+            leaf.path[depth] = n
+            depth += 1
+        if node.flags & PENDING:
+            return COLLIDED
+        if not node.flags & TERMINAL:
+            if t.full:
+                return FULL
+            if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
+                outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
+                node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
+                node.flags |= TERMINAL
+        if node.flags & TERMINAL:
+            _backup(t, leaf.path, depth, node.outcome, 0.0, True)
+            t.sims += 1
+            return RESOLVED
+        node.flags |= PENDING
+        for d in range(depth):          # the virtual loss: a visit, a loss for each mover
+            t.nodes[leaf.path[d]].visits += 1
+            t.nodes[leaf.path[d]].value -= self.virtual_loss
+        leaf.P = pos.P
+        leaf.O = pos.O
+        leaf.tree = i
+        leaf.depth = depth
+        return LEAF
+
+    cdef uint32_t _select(self, PTree* t, uint32_t n) noexcept nogil:
+        """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
+        ties), N the visits of all children."""
+        cdef PNode* node = &t.nodes[n]
+        cdef double parent_visits = node.visits - 1 if node.visits > 1 else 1
+        cdef double u = self.c_puct * sqrt(parent_visits)
+        cdef double fpu
+        if self.fpu == FPU_DRAW:
+            fpu = 0.0
+        elif self.fpu == FPU_LOSS:
+            fpu = -1.0
+        else:           # the parent's mean for its side to move: node.value is the opponent's
+            fpu = (-node.value / node.visits if node.visits else 0.0) - self.fpu_reduction
+        cdef uint32_t c, best = node.first_child
+        cdef double score, best_score = -1e300
+        cdef PNode* child
+        for c in range(node.first_child, node.first_child + node.num_children):
+            child = &t.nodes[c]
+            if child.visits:
+                score = child.value / child.visits + u * child.prior / (1 + child.visits)
+            else:
+                score = fpu + u * child.prior
+            if score > best_score:
+                best_score = score
+                best = c
+        return best
+
+    def submit(self, logits, values):
+        """Expand the waiting leaves with ``logits`` (``pending x 65``: a softmax over each
+        leaf's legal moves) and back up ``values`` (``pending``, for the side to move at
+        the leaf).  The caller checked them (finite where legal, values in [-1, 1])."""
+        cdef const float[:, ::1] lg = np.ascontiguousarray(logits, dtype=np.float32)
+        cdef const float[::1] v = np.ascontiguousarray(values, dtype=np.float32)
+        if lg.shape[0] != self.pending or lg.shape[1] != 65 or v.shape[0] != self.pending:
+            raise ValueError(f"submit expects {self.pending} x 65 logits and {self.pending} "
+                             "values")
+        cdef int k
+        with nogil:
+            for k in range(self.pending):
+                self._expand(&self.leaves[k], &lg[k, 0])
+                _backup(&self.trees[self.leaves[k].tree], self.leaves[k].path,
+                        self.leaves[k].depth, -v[k], self.virtual_loss, False)
+                self.trees[self.leaves[k].tree].sims += 1
+        self.pending = 0
+
+    cdef void _expand(self, Leaf* leaf, const float* logits) noexcept nogil:
+        cdef PTree* t = &self.trees[leaf.tree]
+        cdef uint32_t n = leaf.path[leaf.depth - 1]
+        t.nodes[n].flags &= ~PENDING
+        cdef uint64_t moves = legal_moves(leaf.P, leaf.O)
+        cdef int k = count(moves) if moves else 1
+        cdef uint32_t first = _alloc(t, k, self.max_nodes)
+        if first == NO_NODE:
+            t.full = True         # the leaf keeps its value and stays a leaf
+            return
+        cdef double top = -1e300, total = 0.0, p
+        cdef int sq, j = 0
+        cdef uint64_t rest = moves
+        if moves == 0:
+            _clear_node(&t.nodes[first], PASS_MOVE, 1.0)
+        else:
+            while rest:
+                sq = first_square(rest)
+                rest &= rest - 1
+                if logits[sq] > top:
+                    top = logits[sq]
+            rest = moves
+            while rest:
+                sq = first_square(rest)
+                rest &= rest - 1
+                # A -inf logit is a zero prior; all of them -inf: uniform.
+                p = exp(logits[sq] - top) if isfinite(top) else 1.0
+                _clear_node(&t.nodes[first + j], sq, <float>p)
+                total += p
+                j += 1
+            for j in range(k):
+                t.nodes[first + j].prior = <float>(t.nodes[first + j].prior / total)
+        t.nodes[n].first_child = first
+        t.nodes[n].num_children = k
+        t.nodes[n].flags |= EXPANDED
+
+    def cancel(self):
+        """Drop the waiting leaves: their virtual losses are taken back, as if the last
+        gather had not happened (after an evaluator failed)."""
+        cdef int k
+        cdef uint32_t d
+        cdef PTree* t
+        for k in range(self.pending):
+            t = &self.trees[self.leaves[k].tree]
+            t.nodes[self.leaves[k].path[self.leaves[k].depth - 1]].flags &= ~PENDING
+            for d in range(self.leaves[k].depth):
+                t.nodes[self.leaves[k].path[d]].visits -= 1
+                t.nodes[self.leaves[k].path[d]].value += self.virtual_loss
+        self.pending = 0
+
+    # -- what the trees hold -----------------------------------------------------------
+
+    def simulations(self, int i):
+        """Simulations finished in tree ``i`` since its root was set."""
+        self._check_tree(i)
+        return self.trees[i].sims
+
+    def is_full(self, int i):
+        """Whether tree ``i`` reached its node cap."""
+        self._check_tree(i)
+        return bool(self.trees[i].full)
+
+    def root_expanded(self, int i):
+        self._check_tree(i)
+        return bool(self.trees[i].nodes[0].flags & EXPANDED)
+
+    def root_visits(self, int i):
+        self._check_tree(i)
+        return self.trees[i].nodes[0].visits
+
+    def nodes(self, int i):
+        self._check_tree(i)
+        return self.trees[i].size
+
+    def root_children(self, int i):
+        """Tree ``i``'s root children as arrays ``(moves, visits, values, priors)``:
+        ``values`` are mean results in [-1, 1] for the side to move at the root (0 for an
+        unvisited child)."""
+        self._check_tree(i)
+        return self._children(&self.trees[i], 0)
+
+    cdef tuple _children(self, PTree* t, uint32_t n):
+        cdef PNode* node = &t.nodes[n]
+        cdef int k = node.num_children if node.flags & EXPANDED else 0
+        moves = np.zeros(k, dtype=np.int64)
+        visits = np.zeros(k, dtype=np.int64)
+        values = np.zeros(k, dtype=np.float64)
+        priors = np.zeros(k, dtype=np.float64)
+        cdef int j
+        cdef PNode* child
+        for j in range(k):
+            child = &t.nodes[node.first_child + j]
+            moves[j] = child.move
+            visits[j] = child.visits
+            values[j] = child.value / child.visits if child.visits else 0.0
+            priors[j] = child.prior
+        return moves, visits, values, priors
+
+    def principal_variation(self, int i, int limit=60):
+        """The most visited line from tree ``i``'s root (moves)."""
+        self._check_tree(i)
+        cdef PTree* t = &self.trees[i]
+        cdef uint32_t n = 0, c, best
+        line = []
+        while t.nodes[n].flags & EXPANDED and len(line) < limit:
+            best = t.nodes[n].first_child
+            for c in range(t.nodes[n].first_child,
+                           t.nodes[n].first_child + t.nodes[n].num_children):
+                if t.nodes[c].visits > t.nodes[best].visits:
+                    best = c
+            if t.nodes[best].visits == 0:
+                break
+            line.append(t.nodes[best].move)
+            n = best
+        return line
+
+    def check_tree(self, int i):
+        """Walk tree ``i`` and return its invariants' breaches (for tests): every expanded
+        node has 1 + its children's visits (no leaf waiting), priors sum to 1, means lie in
+        [-1, 1]."""
+        self._check_tree(i)
+        cdef PTree* t = &self.trees[i]
+        problems = []
+        cdef uint32_t n, c
+        cdef uint64_t child_visits
+        cdef double prior_sum
+        cdef PNode* node
+        for n in range(t.size):
+            node = &t.nodes[n]
+            if node.visits and not -1.0 - 1e-9 <= node.value / node.visits <= 1.0 + 1e-9:
+                problems.append(f"node {n}: mean {node.value / node.visits} outside [-1, 1]")
+            if not node.flags & EXPANDED:
+                continue
+            child_visits = 0
+            prior_sum = 0.0
+            for c in range(node.first_child, node.first_child + node.num_children):
+                child_visits += t.nodes[c].visits
+                prior_sum += t.nodes[c].prior
+            if node.visits != child_visits + 1:
+                problems.append(f"node {n}: {node.visits} visits, children {child_visits}")
+            if abs(prior_sum - 1.0) > 1e-4:
+                problems.append(f"node {n}: priors sum to {prior_sum}")
+        return problems
+
+    cdef void _check_index(self, int i) except *:
+        if not 0 <= i < self.n:
+            raise IndexError(f"tree {i} out of range 0-{self.n - 1}")
+
+    cdef void _check_tree(self, int i) except *:
+        self._check_index(i)
+        if self.trees[i].nodes == NULL:
+            raise ValueError(f"tree {i} has no root yet")
+
+    cdef void _check_idle(self) except *:
+        if self.pending:
+            raise RuntimeError("leaves are waiting: submit or cancel them first")
+
+
+cdef void _backup(PTree* t, uint32_t* path, uint32_t depth, double value, double restore,
+                  bint add_visit) noexcept nogil:
+    """Add ``value`` (for the player whose move led into the leaf) up the path, flipping
+    it at each ply; ``restore`` takes back a virtual loss, ``add_visit`` counts the visit
+    (a leaf scored at once had none counted yet)."""
+    cdef int d
+    for d in range(<int>depth - 1, -1, -1):
+        t.nodes[path[d]].value += restore + value
+        if add_visit:
+            t.nodes[path[d]].visits += 1
+        value = -value

@@ -1,0 +1,304 @@
+"""PUCT search with your own network: :class:`PUCTSettings` and :class:`PUCTPlayer`.
+
+AlphaZero's search: a child is chosen by Q + c_puct * P * sqrt(N) / (1 + n), P the
+evaluator's prior, and a new leaf takes the evaluator's value instead of a playout.  The
+tree lives in C (:mod:`cythello.search._puct`); a search step gathers up to
+``batch_size`` leaves (virtual loss spreads them), calls the evaluator once on the batch
+and backs its values up.  Finished games inside the tree are scored exactly, without the
+evaluator.  For many games sharing one batch, see :func:`cythello.selfplay.generate` with
+``evaluator=``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional, Tuple
+
+import numpy as np
+
+from ..core._board import Board
+from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
+from ..nn.contract import check_output
+from ._puct import PuctForest
+from .results import MoveStats, SearchResult
+from .settings import (
+    _FLAG,
+    _SECONDS,
+    _SEED,
+    DEFAULT_MAX_NODES,
+    MAX_ITERATIONS,
+    MAX_NODES,
+    _choice,
+    _int,
+    _number,
+    _setting,
+    check_fields,
+    setting_names,
+)
+from .states import StopReason
+
+MAX_BATCH = 1 << 16
+
+
+@dataclass(frozen=True)
+class PUCTSettings:
+    """Every setting of a PUCT search, checked once when made (immutable; derive with
+    :meth:`replace`).  Without a simulation or a time limit a search runs 800
+    simulations.  The defaults are AlphaZero's where it published them (c_puct 1.25 at
+    its simulation counts, noise fraction 0.25) and one leaf per evaluator call."""
+
+    simulations: Optional[int] = _setting(
+        None, _int(1, MAX_ITERATIONS), "simulations per search (with time_limit: whichever "
+        "comes first)", optional=True)
+    time_limit: Optional[float] = _setting(None, _SECONDS, "seconds per search", optional=True)
+    c_puct: float = _setting(1.25, _number(0, 100), "weight of the prior term "
+                             "c_puct * P * sqrt(N) / (1 + n)")
+    fpu: str = _setting("parent", _choice("parent", "draw", "loss"), "the value of an "
+                        "unvisited child: its parent's mean (minus fpu_reduction), a draw "
+                        "or a loss")
+    fpu_reduction: float = _setting(0.0, _number(0, 2), "subtracted from the parent's mean "
+                                    "for an unvisited child (fpu=parent)")
+    batch_size: int = _setting(1, _int(1, MAX_BATCH), "leaves gathered per evaluator call, "
+                               "per game")
+    virtual_loss: float = _setting(1.0, _number(0, 10), "losses a waiting leaf counts on "
+                                   "its path, so the next leaves of a batch go elsewhere")
+    dirichlet_alpha: float = _setting(0.0, _number(0, 100), "root noise Dir(alpha) over "
+                                      "the legal moves (0: none; self-play: about 0.5-1)")
+    dirichlet_fraction: float = _setting(0.25, _number(0, 1), "weight of the root noise "
+                                         "in the root priors")
+    temperature: float = _setting(1.0, _number(0, 100, low_open=True), "choose_move draws "
+                                  "in proportion to visits ** (1 / temperature) early on")
+    temperature_moves: int = _setting(0, _int(0, 60), "how many of a game's first moves "
+                                      "are drawn so (then: the most visited)")
+    reuse_tree: bool = _setting(True, _FLAG, "keep the subtree of the position reached "
+                                "for the next search")
+    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node cap")
+    seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
+                                   "(None: fresh)", optional=True)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if self.simulations is None and self.time_limit is None:
+            object.__setattr__(self, "simulations", 800)
+
+    def replace(self, **changes: Any) -> PUCTSettings:
+        """These settings with ``changes`` (checked like the rest)."""
+        unknown = sorted(set(changes) - set(setting_names(PUCTSettings)))
+        if unknown:
+            raise TypeError(f"unknown PUCT setting {unknown[0]!r}")
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict:
+        return {name: getattr(self, name) for name in setting_names(PUCTSettings)}
+
+    def forest(self, games: int = 1) -> PuctForest:
+        """C trees for ``games`` games with these settings."""
+        return PuctForest(games, games * self.batch_size, self.max_nodes, self.c_puct,
+                          self.fpu, self.fpu_reduction, self.virtual_loss)
+
+
+Evaluate = Callable[[Any, Any], Tuple[Any, Any]]
+
+
+def evaluate_batch(forest: PuctForest, evaluator: Evaluate, leaves: int, call: int) -> None:
+    """Hand the ``leaves`` waiting in ``forest`` to ``evaluator`` and submit its answer;
+    if it raises or answers wrongly the leaves are dropped (virtual losses taken back),
+    so the trees stay usable, and the error goes on."""
+    try:
+        legal = forest.legal[:leaves]
+        logits, values = check_output(evaluator(forest.planes[:leaves], legal), legal, call)
+        forest.submit(logits, values)
+    except BaseException:
+        forest.cancel()
+        raise
+
+
+def root_noise(forest: PuctForest, tree: int, settings: PUCTSettings,
+               rng: np.random.Generator) -> None:
+    """Mix Dirichlet noise into an expanded root's priors (when the settings ask for it)."""
+    if settings.dirichlet_alpha <= 0 or settings.dirichlet_fraction <= 0:
+        return
+    k = len(forest.root_children(tree)[0])
+    if k > 1:
+        forest.mix_root_noise(tree, rng.dirichlet(np.full(k, settings.dirichlet_alpha)),
+                              settings.dirichlet_fraction)
+
+
+def draw_move(moves: np.ndarray, visits: np.ndarray, temperature: float,
+              rng: np.random.Generator) -> int:
+    """A move drawn in proportion to visits ** (1 / temperature)."""
+    weights = visits.astype(np.float64) / max(1, int(visits.max()))
+    weights = weights ** (1.0 / temperature)
+    if weights.sum() <= 0:
+        return int(moves[int(np.argmax(visits))])
+    return int(rng.choice(moves, p=weights / weights.sum()))
+
+
+def best_root_move(moves: np.ndarray, visits: np.ndarray, values: np.ndarray) -> int:
+    """The most visited move (the better mean on a tie)."""
+    order = np.lexsort((-values, -visits))
+    return int(moves[order[0]])
+
+
+class PUCTPlayer:
+    """A player whose search is PUCT guided by ``evaluator`` (see :mod:`cythello.nn`
+    for the contract); ``settings`` (:class:`PUCTSettings`) or the settings by name.
+
+        >>> player = PUCTPlayer(PatternEvaluator(), time_limit=1.0, batch_size=8)
+        >>> player.choose_move(board)
+
+    The evaluator runs on the calling thread; the tree work between its calls runs in C
+    without the GIL.  An evaluator that raises leaves the player usable (its exception
+    goes on unchanged); a wrong answer raises :class:`~cythello.errors.EvaluatorError`."""
+
+    def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
+                 **options: Any) -> None:
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
+        if settings is not None and not isinstance(settings, PUCTSettings):
+            raise TypeError(f"settings must be PUCTSettings, not {type(settings).__name__}")
+        self.evaluator = evaluator
+        self.settings = settings.replace(**options) if settings is not None \
+            else PUCTSettings(**options)
+        self._forest = self.settings.forest(1)
+        self._rng = np.random.default_rng(self.settings.seed)
+        self._root: Optional[Board] = None      # the position the tree's root holds
+        self._busy = False
+        self._stop = False
+        self.evaluator_calls = 0                # over the player's life
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.settings.as_dict().items()
+                   if v != getattr(PUCTSettings(), k)}
+        text = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"PUCTPlayer({self.evaluator!r}{', ' if text else ''}{text})"
+
+    def __reduce__(self) -> Any:
+        return (_player, (self.evaluator, self.settings))
+
+    def reset(self) -> None:
+        """Forget the tree (a new game)."""
+        if self._busy:
+            raise PlayerBusyError("reset() while the player searches")
+        self._root = None
+
+    def stop(self) -> None:
+        """End the running search at its next step (from another thread)."""
+        self._stop = True
+
+    def choose_move(self, board: Board) -> int:
+        """The move to play: drawn by visits for the game's first ``temperature_moves``
+        moves, else the most visited."""
+        result = self.search(board)
+        s = self.settings
+        if board.ply < s.temperature_moves and result.moves:
+            moves = np.array([m.move for m in result.moves])
+            visits = np.array([m.visits for m in result.moves])
+            if visits.sum() > 0:
+                return draw_move(moves, visits, s.temperature, self._rng)
+        return result.best_move
+
+    def search(self, board: Board) -> SearchResult:
+        """Search ``board`` and report every root move's visits and win rate."""
+        if not isinstance(board, Board):
+            raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
+        if board.is_game_over():
+            raise InvalidBoardError("the game is over: there is no move to search")
+        if self._busy:
+            raise PlayerBusyError("search() while the player searches (an evaluator that "
+                                  "calls its own player?)")
+        self._busy = True
+        self._stop = False
+        try:
+            return self._search(board)
+        finally:
+            self._busy = False
+
+    def _search(self, board: Board) -> SearchResult:
+        s, forest = self.settings, self._forest
+        start = time.monotonic()
+        reused = self._place_root(board)
+        if forest.root_expanded(0):
+            root_noise(forest, 0, s, self._rng)
+        noised = forest.root_expanded(0)
+        deadline = start + s.time_limit if s.time_limit is not None else None
+        budget = s.simulations
+        calls = 0
+        reason = StopReason.ITERATIONS
+        while True:
+            done = forest.simulations(0)
+            if budget is not None and done >= budget:
+                break
+            if deadline is not None and done and time.monotonic() >= deadline:
+                reason = StopReason.TIME
+                break
+            if self._stop:
+                reason = StopReason.STOPPED
+                break
+            if forest.is_full(0):
+                reason = StopReason.NODES
+                break
+            want = s.batch_size if budget is None else min(s.batch_size, budget - done)
+            leaves, _ = forest.gather([want])
+            if leaves:
+                calls += 1
+                evaluate_batch(forest, self.evaluator, leaves, calls)
+            if not noised and forest.root_expanded(0):
+                root_noise(forest, 0, s, self._rng)
+                noised = True
+        self.evaluator_calls += calls
+        return self._result(forest.simulations(0), reused, calls, start, reason)
+
+    def _place_root(self, board: Board) -> int:
+        """Put ``board`` at the tree's root: the old tree's subtree when ``board``
+        follows from its root by a few moves, else a fresh tree; the visits kept."""
+        forest, old = self._forest, self._root
+        self._root = board.copy(stack=True)
+        if self.settings.reuse_tree and old is not None:
+            line = _moves_between(old, board)
+            if line is not None:
+                kept = forest.root_visits(0)
+                for move in line:
+                    kept = forest.advance(0, move)
+                    if not kept:
+                        break
+                if kept:
+                    return int(kept)
+        own, opp = board.position()
+        forest.set_root(0, own, opp)
+        return 0
+
+    def _result(self, simulations: int, reused: int, calls: int, start: float,
+                reason: StopReason) -> SearchResult:
+        forest = self._forest
+        moves, visits, values, _ = forest.root_children(0)
+        best = best_root_move(moves, visits, values)
+        stats = [MoveStats(int(m), int(n), (float(q) + 1) / 2)
+                 for m, n, q in sorted(zip(moves, visits, values), key=lambda r: -r[1])]
+        total = int(visits.sum())
+        win = float(sum(n * q for n, q in zip(visits, values)) / total) if total else 0.0
+        return SearchResult(
+            best_move=best, iterations=simulations, root_visits=total,
+            nodes=forest.nodes(0), elapsed=time.monotonic() - start, win_rate=(win + 1) / 2,
+            principal_variation=forest.principal_variation(0), moves=stats,
+            stop_reason=reason, reused_visits=reused)
+
+
+def _player(evaluator: Evaluate, settings: PUCTSettings) -> PUCTPlayer:
+    return PUCTPlayer(evaluator, settings)
+
+
+def _moves_between(old: Board, new: Board) -> Optional[List[int]]:
+    """The moves (at most 4) that lead from ``old`` to ``new``, or None."""
+    stack_old, stack_new = old.move_stack, new.move_stack
+    if old.root() != new.root() or len(stack_new) < len(stack_old) \
+            or len(stack_new) - len(stack_old) > 4 or stack_new[:len(stack_old)] != stack_old:
+        return None
+    return list(stack_new[len(stack_old):])
+
+
+def check_batch_games(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BATCH:
+        raise SettingsError(f"batch_games must be an int from 1 to {MAX_BATCH}, not {value!r}")
+    return value
