@@ -15,6 +15,7 @@ from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text
 from ..search.players import MCTSPlayer
+from ..search.puct import PUCTSettings
 
 
 @dataclass(frozen=True)
@@ -37,14 +38,18 @@ class GameSettings:
     temperature_moves: int = 0
     epsilon: float = 0.0
 
-    def check(self) -> "GameSettings":
+    def check(self, puct: bool = False) -> "GameSettings":
+        """Validate the settings (``puct``: ``player`` holds PUCT settings)."""
         if "time_limit" in self.player:
             raise SettingsError("self-play needs an iteration limit, not a time limit, "
                                 "to be reproducible")
-        if self.player.get("threads", 1) != 1:
+        if puct:
+            PUCTSettings(**self.player)
+        elif self.player.get("threads", 1) != 1:
             raise SettingsError("self-play searches use one thread each (workers run "
                                 "games in parallel)")
-        MCTSPlayer.preset("classic", **self.player)    # validates the settings
+        else:
+            MCTSPlayer.preset("classic", **self.player)    # validates the settings
         if not 0 <= self.random_plies <= 60:
             raise SettingsError(f"random_plies must be 0-60, not {self.random_plies}")
         if not self.temperature > 0:
@@ -68,18 +73,11 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
     """Play game number ``game`` of a run seeded ``seed`` and return its positions."""
     s = game_seed(seed, game)
     rng = random.Random(s)
-    board = board_from_text(settings.openings[game % len(settings.openings)]) \
-        if settings.openings else Board()
-    for _ in range(settings.random_plies):
-        if board.is_game_over():
-            break
-        board.push(rng.choice(list(board.legal_moves)))
-    if board.is_game_over():           # a random start that ended at once: start again
-        board = Board()
+    board = start_board(game, settings, rng)
     # On top of plain UCT (the settings self-play always had as defaults): the data, and
     # the training pipeline that makes them, stay as they were.
     player = MCTSPlayer.preset("classic", **{**settings.player, "seed": s})
-    rows: List[Tuple[int, int, int, int, np.ndarray, float, int]] = []
+    rows: List[Row] = []
     recorded = 0
     while not board.is_game_over():
         legal = list(board.legal_moves)
@@ -101,6 +99,15 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
         rows.append((board.black, board.white, board.turn, move, visits, value, board.ply))
         board.push(move)
         recorded += 1
+    return game_columns(game, rows, board)
+
+
+Row = Tuple[int, int, int, int, np.ndarray, float, int]
+
+
+def game_columns(game: int, rows: List[Row], board: Board) -> Dict[str, np.ndarray]:
+    """The shard columns of a finished game: its ``rows`` (black, white, turn, move,
+    visits, value, ply) and the final ``board`` for the results."""
     outcome = board.outcome()
     assert outcome is not None
     n = len(rows)
@@ -119,6 +126,19 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
         "game": np.full(n, game, dtype=np.int64),
         "ply": np.array([r[6] for r in rows], dtype=np.uint8),
     }
+
+
+def start_board(game: int, settings: GameSettings, rng: random.Random) -> Board:
+    """Game ``game``'s first recorded position: its opening, then its random plies."""
+    board = board_from_text(settings.openings[game % len(settings.openings)]) \
+        if settings.openings else Board()
+    for _ in range(settings.random_plies):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(list(board.legal_moves)))
+    if board.is_game_over():           # a random start that ended at once: start again
+        board = Board()
+    return board
 
 
 def _draw(rng: random.Random, weights: np.ndarray) -> int:

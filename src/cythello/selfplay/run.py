@@ -13,6 +13,8 @@ import numpy as np
 from .._files import write_atomic
 from .._workers import MAX_TRIES, Workers, WorkersDied
 from ..errors import SettingsError
+from ..search.puct import Evaluate, check_batch_games
+from .batched import DEFAULT_SIMULATIONS, play_games
 from .games import GameSettings, play_game
 from .shards import ShardError, concatenate, read_shard, shard_name, write_shard
 
@@ -26,9 +28,11 @@ def _play_shard(shard: int, first: int, count: int, seed: int,
     return concatenate([play_game(g, seed, settings) for g in range(first, first + count)])
 
 
-def _manifest(games: int, seed: int, games_per_shard: int, settings: GameSettings) -> Dict[str, Any]:
+def _manifest(games: int, seed: int, games_per_shard: int, settings: GameSettings,
+              evaluator: Any = None) -> Dict[str, Any]:
     from .._version import __version__
-    return {"games": games, "seed": seed, "games_per_shard": games_per_shard,
+    extra = {} if evaluator is None else {"evaluator": _evaluator_name(evaluator)}
+    return {"games": games, "seed": seed, "games_per_shard": games_per_shard, **extra,
             "settings": {"player": settings.player, "openings": list(settings.openings),
                          "random_plies": settings.random_plies,
                          "temperature": settings.temperature,
@@ -43,6 +47,7 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
              temperature: float = 1.0, temperature_moves: int = 0, epsilon: float = 0.0,
              progress: Optional[bool] = None,
              on_shard: Optional[Callable[[int, int], None]] = None,
+             evaluator: Optional[Evaluate] = None, batch_games: int = 256,
              **player_settings: Any) -> Path:
     """Play ``games`` self-play games into ``out_dir`` and return its path.
 
@@ -53,7 +58,13 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
     connecting to ``ray_address``, default: a local Ray).  The same arguments give
     byte-identical shards whatever the backend and worker count.  ``progress`` shows a
     progress line on stderr (default: when stderr is a terminal); ``on_shard(done,
-    total)`` is called after each shard."""
+    total)`` is called after each shard.
+
+    With an ``evaluator`` (a policy/value network, :mod:`cythello.nn`) the games are
+    searched by PUCT instead, ``player_settings`` being :class:`~cythello.PUCTSettings`
+    (default: 200 simulations), ``batch_games`` games at once in this process with one
+    evaluator call per step (see :mod:`cythello.selfplay.batched`); the shards are the
+    same, with the root visits as policy targets, and do not depend on ``batch_games``."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SettingsError(f"games must be a positive int, not {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
@@ -64,16 +75,24 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
         raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SettingsError(f"seed must be an int, not {seed!r}")
-    settings = GameSettings(player=dict(player_settings) or {"iterations": 400},
+    if evaluator is not None:
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
+        if workers != 1 or backend != "local":
+            raise SettingsError("an evaluator runs in this process: use workers=1 and the "
+                                "local backend (batch_games games share its batches)")
+        check_batch_games(batch_games)
+    default = {"simulations": DEFAULT_SIMULATIONS} if evaluator else {"iterations": 400}
+    settings = GameSettings(player=dict(player_settings) or default,
                             openings=tuple(openings), random_plies=random_plies,
                             temperature=temperature, temperature_moves=temperature_moves,
-                            epsilon=epsilon).check()
+                            epsilon=epsilon).check(puct=evaluator is not None)
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ShardError(f"cannot create {out}: {exc.strerror or exc}") from None
-    manifest = _manifest(games, seed, games_per_shard, settings)
+    manifest = _manifest(games, seed, games_per_shard, settings, evaluator)
     _check_manifest(out, manifest)
     jobs = [(i, first, min(games_per_shard, games - first))
             for i, first in enumerate(range(0, games, games_per_shard))]
@@ -87,7 +106,10 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
         if on_shard is not None:
             on_shard(bar.done, len(jobs))
 
-    _run(todo, seed, settings, workers, backend, ray_address, done)
+    if evaluator is not None:
+        _run_batched(todo, seed, settings, evaluator, batch_games, done)
+    else:
+        _run(todo, seed, settings, workers, backend, ray_address, done)
     bar.close()
     return out
 
@@ -158,6 +180,31 @@ def _run(todo: List[Any], seed: int, settings: GameSettings, workers: int, backe
     except WorkersDied as exc:
         raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
                          f"because {exc}; the shards written are kept") from None
+
+
+def _run_batched(todo: List[Any], seed: int, settings: GameSettings, evaluator: Evaluate,
+                 batch_games: int, done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    """Plays the games of the shards ``batch_games`` at a time in this process; ``done``
+    gets each shard once all its games are over."""
+    shard_of = {g: shard for shard, first, count in todo for g in range(first, first + count)}
+    left = {shard: count for shard, _, count in todo}
+    got: Dict[int, Dict[int, Dict[str, np.ndarray]]] = {}
+
+    def on_game(game: int, columns: Dict[str, np.ndarray]) -> None:
+        shard = shard_of[game]
+        got.setdefault(shard, {})[game] = columns
+        left[shard] -= 1
+        if not left[shard]:
+            parts = got.pop(shard)
+            done(shard, concatenate([parts[g] for g in sorted(parts)]))
+
+    play_games(evaluator, sorted(shard_of), seed, settings, batch_games, on_game)
+
+
+def _evaluator_name(evaluator: Any) -> str:
+    """How a run's manifest names its evaluator (a resumed run should use the same)."""
+    name = getattr(evaluator, "__qualname__", None) or type(evaluator).__qualname__
+    return f"{getattr(evaluator, '__module__', '') or type(evaluator).__module__}.{name}"
 
 
 class _Progress:
