@@ -17,7 +17,7 @@ perspective flips at every ply.  An unvisited child's value (first-play urgency)
 parent's mean for the side to move minus ``fpu_reduction`` (``FPU_PARENT``), a draw or a
 loss.
 """
-from libc.math cimport sqrt, exp, isfinite
+from libc.math cimport sqrt, exp, isfinite, INFINITY
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
@@ -403,7 +403,7 @@ cdef class PuctForest:
         if first == NO_NODE:
             t.full = True         # the leaf keeps its value and stays a leaf
             return
-        cdef double top = -1e300, total = 0.0, p
+        cdef double top = -INFINITY, total = 0.0, p
         cdef int sq, j = 0
         cdef uint64_t rest = moves
         if moves == 0:

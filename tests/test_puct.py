@@ -1,0 +1,346 @@
+"""PUCT with a batched evaluator: the search against a pure-Python reference, its
+invariants and perspective, the evaluator contract, and self-play with an evaluator."""
+import math
+import random
+import threading
+
+import numpy as np
+import pytest
+
+import cythello as cy
+from cythello import selfplay
+from cythello.cli.common import make_player
+from cythello.errors import EvaluatorError, PlayerBusyError, SettingsError
+from cythello.nn import PatternEvaluator, uniform_evaluator
+from cythello.search.puct import PUCTSettings
+
+
+def _random_board(seed, plies):
+    rng = random.Random(seed)
+    board = cy.Board()
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(list(board.legal_moves)))
+    return board
+
+
+def disc_lead(planes, legal):
+    """A deterministic evaluator with distinct priors: the side to move's disc lead as the
+    value, the square index as the logit."""
+    own = planes[:, 0].reshape(len(planes), 64).sum(1)
+    opp = planes[:, 1].reshape(len(planes), 64).sum(1)
+    logits = np.tile(np.arange(65, dtype=np.float32) * 0.05, (len(planes), 1))
+    return logits, np.tanh((own - opp) / 10.0)
+
+
+# -- a pure-Python PUCT, the reference ---------------------------------------------------
+
+class _Node:
+    def __init__(self, move, prior):
+        self.move, self.prior = move, prior
+        self.visits, self.value = 0, 0.0          # value: for the player who moved here
+        self.children = None
+        self.terminal = None
+
+
+def _reference_visits(board, evaluator, simulations, c_puct=1.25):
+    root = _Node(None, 1.0)
+    for _ in range(simulations):
+        node, b, path = root, board.copy(), [root]
+        while node.children is not None:
+            parent_n = max(node.visits - 1, 1)
+            fpu = -node.value / node.visits if node.visits else 0.0
+            best, best_score = None, -math.inf
+            for child in node.children:
+                q = child.value / child.visits if child.visits else fpu
+                score = q + c_puct * child.prior * math.sqrt(parent_n) / (1 + child.visits)
+                if score > best_score:
+                    best, best_score = child, score
+            node = best
+            b.push(node.move)
+            path.append(node)
+        if b.is_game_over():
+            diff = b.outcome().score * (1 if b.turn == 1 else -1)   # for the mover into it
+            value = float(np.sign(diff))
+        else:
+            logits, values = evaluator(b.planes()[None], None)
+            legal = sorted(b.legal_moves)
+            z = np.array([logits[0][m] for m in legal], dtype=np.float32)
+            p = np.exp(z.astype(np.float64) - z.max())
+            p = (p / p.sum()).astype(np.float32)
+            node.children = [_Node(m, float(q)) for m, q in zip(legal, p)]
+            value = -float(np.float32(values[0]))
+        for n in reversed(path):
+            n.visits += 1
+            n.value += value
+            value = -value
+    return {c.move: c.visits for c in root.children}
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("evaluator", [uniform_evaluator, disc_lead])
+def test_visits_equal_the_reference(seed, evaluator):
+    board = _random_board(seed, 8 + 8 * seed)        # openings to endgames (passes, ends)
+    if board.is_game_over():
+        pytest.skip("the random game ended")
+    player = cy.PUCTPlayer(evaluator, simulations=300, reuse_tree=False)
+    result = player.search(board)
+    got = {m.move: m.visits for m in result.moves}
+    assert got == _reference_visits(board, evaluator, 300)
+
+
+def test_tree_invariants_and_policy_targets():
+    for seed in range(5):
+        board = _random_board(100 + seed, 20 + 8 * seed)
+        if board.is_game_over():
+            continue
+        player = cy.PUCTPlayer(disc_lead, simulations=500, batch_size=8)
+        result = player.search(board)
+        assert player._forest.check_tree(0) == []
+        assert result.iterations == 500
+        assert sum(m.visits for m in result.moves) == result.root_visits == 499
+        legal = set(board.legal_moves)
+        assert {m.move for m in result.moves} == legal       # a pass only when forced
+        assert all(0 <= m.win_rate <= 1 for m in result.moves)
+
+
+def test_the_search_finds_endgame_wins():
+    """Perspective end to end: scored exactly at the end of the game, the visits go to a
+    winning move whenever there is one (checked by the solver)."""
+    checked = 0
+    for seed in range(40):
+        board = _random_board(seed, 54)
+        if board.is_game_over() or board.empties() > 8:
+            continue
+        scores = cy.solve_moves(board)
+        if max(scores.values()) <= 0 or min(scores.values()) > 0:
+            continue                           # nothing to find: no win, or no loss
+        best = cy.PUCTPlayer(uniform_evaluator, simulations=20000).search(board).best_move
+        assert scores[best] > 0, (board.board_string(), scores, best)
+        checked += 1
+    assert checked >= 5
+
+
+def test_values_are_backed_up_for_the_right_side():
+    """An evaluator that calls the position good for whoever just moved into it makes a
+    one-ply search's win rates follow it: each move's win rate is its child's value seen
+    from the mover."""
+    board = cy.Board()
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=5, reuse_tree=False,
+                           c_puct=100.0)        # each root move visited once
+    result = player.search(board)
+    assert sum(m.visits for m in result.moves) == 4
+    ev = PatternEvaluator()
+    for stats in result.moves:
+        child = board.copy()
+        child.push(stats.move)
+        _, v = ev(child.planes()[None])
+        assert stats.win_rate == pytest.approx((1 - float(v[0])) / 2, abs=1e-6)
+
+
+def test_pattern_evaluator_matches_the_evaluation():
+    ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0)
+    for seed in range(5):
+        board = _random_board(seed, 30)
+        if board.is_game_over():
+            continue
+        logits, values = ev(board.planes()[None])
+        assert values[0] == pytest.approx(math.tanh(cy.evaluate(board) / 16), abs=1e-5)
+        for move in board.legal_moves:
+            child = board.copy()
+            child.push(move)
+            assert logits[0, move] == pytest.approx(-cy.evaluate(child) / 4, abs=1e-4)
+        assert np.isneginf(np.delete(logits[0], list(board.legal_moves))).all()
+
+
+def test_batches_hold_at_most_batch_size_leaves_and_stay_legal():
+    seen = []
+
+    def spy(planes, legal):
+        seen.append(len(planes))
+        assert planes.shape[1:] == (2, 8, 8) and legal.shape[1:] == (65,)
+        for p, mask in zip(planes, legal):
+            b = cy.Board.from_bitboards(int(np.packbits(p[0].astype(np.uint8).ravel(),
+                                                        bitorder="little").view(np.uint64)[0]),
+                                        int(np.packbits(p[1].astype(np.uint8).ravel(),
+                                                        bitorder="little").view(np.uint64)[0]))
+            expected = np.zeros(65, bool)
+            expected[list(b.legal_moves)] = True
+            assert (mask == expected).all()
+        return uniform_evaluator(planes, legal)
+
+    cy.PUCTPlayer(spy, simulations=400, batch_size=16).search(_random_board(3, 10))
+    assert max(seen) <= 16 and max(seen) > 1
+
+
+@pytest.mark.parametrize("answer, words", [
+    (lambda n: (np.zeros((n, 64)), np.zeros(n)), "logits must have shape"),
+    (lambda n: (np.zeros((n, 65)), np.zeros(n + 1)), "values must have shape"),
+    (lambda n: (np.full((n, 65), np.nan), np.zeros(n)), "logit of legal move"),
+    (lambda n: (np.zeros((n, 65)), np.full(n, np.nan)), "value of position"),
+    (lambda n: (np.zeros((n, 65)), np.full(n, 2.0)), "must lie in"),
+    (lambda n: np.zeros((n, 65)), "must return (logits, values)"),
+    (lambda n: (np.zeros((n, 65)), ["x"] * n), "not numbers"),
+])
+def test_bad_evaluator_answers_are_clear_errors(answer, words):
+    player = cy.PUCTPlayer(lambda planes, legal: answer(len(planes)), simulations=50,
+                           batch_size=4)
+    with pytest.raises(EvaluatorError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        player.search(cy.Board())
+    # The player is usable afterwards, its tree whole.
+    player.evaluator = uniform_evaluator
+    result = player.search(cy.Board())
+    assert player._forest.check_tree(0) == []
+    assert result.iterations >= 50
+
+
+def test_an_evaluator_exception_goes_on_and_the_player_stays_usable():
+    calls = []
+
+    def flaky(planes, legal):
+        calls.append(1)
+        if len(calls) == 7:
+            raise RuntimeError("GPU fell off")
+        return disc_lead(planes, legal)
+
+    player = cy.PUCTPlayer(flaky, simulations=200, batch_size=4)
+    with pytest.raises(RuntimeError, match="GPU fell off"):
+        player.search(cy.Board())
+    assert player._forest.check_tree(0) == []
+    assert player.search(cy.Board()).iterations >= 200
+    assert player._forest.check_tree(0) == []
+
+
+def test_all_minus_infinity_logits_give_uniform_priors():
+    def hopeless(planes, legal):
+        return np.full((len(planes), 65), -np.inf), np.zeros(len(planes))
+    player = cy.PUCTPlayer(hopeless, simulations=9, c_puct=100.0)
+    result = player.search(cy.Board())
+    assert sorted(m.visits for m in result.moves) == [2, 2, 2, 2]
+    assert player._forest.check_tree(0) == []
+
+
+def test_an_evaluator_that_searches_its_own_player_is_refused():
+    player = None
+
+    def reentrant(planes, legal):
+        player.search(cy.Board())
+        return uniform_evaluator(planes, legal)
+
+    player = cy.PUCTPlayer(reentrant, simulations=10)
+    with pytest.raises(PlayerBusyError):
+        player.search(cy.Board())
+    assert player._forest.check_tree(0) == []
+
+
+def test_tree_reuse_keeps_the_subtree():
+    player = cy.PUCTPlayer(disc_lead, simulations=2000)
+    board = cy.Board()
+    first = player.search(board)
+    board.push(first.best_move)
+    kept = next(m.visits for m in first.moves if m.move == first.best_move)
+    second = player.search(board)
+    assert second.reused_visits == kept
+    assert second.root_visits == kept + 2000 - 1 or second.root_visits == kept + 2000
+    assert player._forest.check_tree(0) == []
+    fresh = cy.PUCTPlayer(disc_lead, simulations=2000, reuse_tree=False)
+    fresh.search(cy.Board())
+    assert fresh.search(board).reused_visits == 0
+
+
+def test_root_noise_and_temperature_are_seeded():
+    def moves(seed):
+        p = cy.PUCTPlayer(disc_lead, simulations=64, dirichlet_alpha=0.5,
+                          temperature_moves=60, seed=seed)
+        b = cy.Board()
+        for _ in range(8):
+            b.push(p.choose_move(b))
+        return b.transcript()
+    assert moves(1) == moves(1)
+    assert len({moves(s) for s in range(6)}) > 1
+
+
+def test_time_limit_and_stop():
+    player = cy.PUCTPlayer(uniform_evaluator, time_limit=0.2)
+    result = player.search(cy.Board())
+    assert result.stop_reason == "time" and result.iterations > 0
+    player = cy.PUCTPlayer(uniform_evaluator, simulations=10**9)
+    timer = threading.Timer(0.2, player.stop)
+    timer.start()
+    assert player.search(cy.Board()).stop_reason == "stopped"
+
+
+def test_a_full_node_pool_ends_the_search():
+    result = cy.PUCTPlayer(uniform_evaluator, simulations=10**6, max_nodes=200).search(cy.Board())
+    assert result.stop_reason == "nodes" and result.nodes <= 200
+
+
+def test_settings_are_checked_once():
+    with pytest.raises(SettingsError, match="c_puct"):
+        PUCTSettings(c_puct=-1)
+    with pytest.raises(SettingsError, match="batch_size"):
+        cy.PUCTPlayer(uniform_evaluator, batch_size=0)
+    with pytest.raises(TypeError, match="unknown PUCT setting"):
+        PUCTSettings().replace(iterations=3)
+    with pytest.raises(TypeError, match="callable"):
+        cy.PUCTPlayer("net")
+    with pytest.raises(cy.InvalidBoardError):
+        cy.PUCTPlayer(uniform_evaluator).search(cy.Board.from_bitboards(0xFFFF, 0))
+    assert PUCTSettings().simulations == 800
+    assert PUCTSettings(time_limit=1).simulations is None
+
+
+def test_player_specs():
+    player = make_player("puct:sims=50,c_puct=2,prior_scale=3", seed=4)
+    assert isinstance(player, cy.PUCTPlayer) and player.settings.simulations == 50
+    assert player.evaluator.prior_scale == 3.0
+    assert isinstance(make_player("puct:evaluator=uniform,sims=5"), cy.PUCTPlayer)
+    for bad in ("puct:evaluator=magic", "puct:c_puct=x", "puct:colour=1",
+                "puct:evaluator=uniform,prior_scale=2"):
+        with pytest.raises(SettingsError):
+            make_player(bad)
+
+
+def test_a_match_with_puct_players():
+    result = cy.run_match(make_player("puct:sims=30,batch_size=4", seed=1),
+                          make_player("puct:evaluator=uniform,sims=30", seed=2), games=2)
+    assert result.games and len(result.games) == 2
+
+
+# -- self-play with an evaluator -------------------------------------------------------------
+
+def test_selfplay_shards_do_not_depend_on_batch_games(tmp_path):
+    runs = []
+    for batch_games in (1, 3, 64):
+        out = tmp_path / f"b{batch_games}"
+        selfplay.generate(5, out, seed=11, evaluator=disc_lead, batch_games=batch_games,
+                          simulations=40, games_per_shard=2, temperature_moves=6,
+                          dirichlet_alpha=0.5, random_plies=2)
+        runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
+    assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 3
+    data = selfplay.load(tmp_path / "b1")
+    selfplay.replay_check(data)
+    searched = ~np.isnan(data["value"])
+    assert (data["visits"][searched].sum(1) >= 39).all()
+    legal_ok = [cy.Board.from_bitboards(int(b), int(w), int(t)).is_legal(int(m))
+                for b, w, t, m in zip(data["black"], data["white"], data["turn"], data["move"])]
+    assert all(legal_ok)
+
+
+def test_selfplay_with_an_evaluator_refuses_workers_and_resumes(tmp_path):
+    with pytest.raises(SettingsError, match="workers=1"):
+        selfplay.generate(2, tmp_path / "w", evaluator=uniform_evaluator, workers=2)
+    with pytest.raises(TypeError, match="iterations"):     # a UCT setting, not a PUCT one
+        selfplay.generate(2, tmp_path / "s", evaluator=uniform_evaluator, iterations=5)
+    out = tmp_path / "r"
+    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, simulations=10,
+                      games_per_shard=2)
+    before = [p.read_bytes() for p in sorted(out.glob("shard-*.npz"))]
+    (sorted(out.glob("shard-*.npz"))[1]).unlink()
+    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, simulations=10,
+                      games_per_shard=2)
+    assert [p.read_bytes() for p in sorted(out.glob("shard-*.npz"))] == before
+    with pytest.raises(SettingsError, match="other settings"):
+        selfplay.generate(4, out, seed=2, evaluator=disc_lead, simulations=10,
+                          games_per_shard=2)
