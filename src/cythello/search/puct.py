@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -89,7 +89,7 @@ class PUCTSettings:
             raise TypeError(f"unknown PUCT setting {unknown[0]!r}")
         return dataclasses.replace(self, **changes)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         return {name: getattr(self, name) for name in setting_names(PUCTSettings)}
 
     def forest(self, games: int = 1) -> PuctForest:

@@ -20,6 +20,7 @@ from typing import Callable, Dict, Iterable, List, Optional
 import numpy as np
 
 from ..core._board import Board
+from ..search._puct import PuctForest
 from ..search.puct import (
     Evaluate,
     PUCTSettings,
@@ -104,7 +105,7 @@ def play_games(evaluator: Evaluate, games: Iterable[int], seed: int, settings: G
     return calls
 
 
-def _play_searched(forest, slot: int, game: _Game, settings: GameSettings,
+def _play_searched(forest: PuctForest, slot: int, game: _Game, settings: GameSettings,
                    puct: PUCTSettings) -> None:
     """Record the searched position and play its move."""
     moves, visits, values, _ = forest.root_children(slot)
@@ -124,7 +125,7 @@ def _play_searched(forest, slot: int, game: _Game, settings: GameSettings,
     _push(forest, slot, game, move, puct)
 
 
-def _push(forest, slot: int, game: _Game, move: int, puct: PUCTSettings) -> None:
+def _push(forest: PuctForest, slot: int, game: _Game, move: int, puct: PUCTSettings) -> None:
     game.board.push(move)
     if game.board.is_game_over():
         return
@@ -135,7 +136,7 @@ def _push(forest, slot: int, game: _Game, move: int, puct: PUCTSettings) -> None
     game.noised = False
 
 
-def _forced_moves(forest, slot: int, game: _Game, puct: PUCTSettings) -> bool:
+def _forced_moves(forest: PuctForest, slot: int, game: _Game, puct: PUCTSettings) -> bool:
     """Play (and record, unsearched) the moves that are the only legal one; False when the
     game is over."""
     board = game.board

@@ -1,0 +1,14 @@
+from typing import Any, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+@disjoint_base
+class PatternEvaluator:
+    value_scale: float
+    prior_scale: float
+    def __init__(self, weights: Any = "default", value_scale: float = 8.0,
+                 prior_scale: float = 4.0) -> None: ...
+    def __call__(self, planes: Any, legal: Optional[Any] = None
+                 ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
