@@ -344,3 +344,14 @@ def test_selfplay_with_an_evaluator_refuses_workers_and_resumes(tmp_path):
     with pytest.raises(SettingsError, match="other settings"):
         selfplay.generate(4, out, seed=2, evaluator=disc_lead, simulations=10,
                           games_per_shard=2)
+
+
+def test_the_endgame_solver_takes_over_when_asked():
+    board = next(b for b in (_random_board(s, 52) for s in range(50))
+                 if not b.is_game_over() and b.empties() <= 10)
+    scores = cy.solve_moves(board)
+    result = cy.PUCTPlayer(uniform_evaluator, simulations=50,
+                           endgame_empties=12).search(board)
+    assert result.stop_reason == "exact"
+    assert result.exact_score == max(scores.values()) == scores[result.best_move]
+    assert cy.PUCTPlayer(uniform_evaluator, simulations=50).search(board).stop_reason != "exact"

@@ -52,17 +52,22 @@ def check_output(output: Any, legal: npt.NDArray[np.bool_], call: int = 0
         values = values.reshape(n)
     if values.shape != (n,):
         raise EvaluatorError(f"{where}: values must have shape ({n},), not {values.shape}")
-    # Legal logits may be -inf (a zero prior), never NaN or +inf.
-    bad = legal & (np.isnan(logits) | (logits == np.inf))
-    if bad.any():
-        row, move = (int(x) for x in np.argwhere(bad)[0])
-        raise EvaluatorError(f"{where}: logit of legal move {move} of position {row} is "
-                             f"{logits[row, move]}")
-    if not np.isfinite(values).all():
-        row = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise EvaluatorError(f"{where}: value of position {row} is {values[row]}")
-    if (np.abs(values) > 1 + VALUE_SLACK).any():
-        row = int(np.flatnonzero(np.abs(values) > 1 + VALUE_SLACK)[0])
-        raise EvaluatorError(f"{where}: values must lie in [-1, 1]; position {row} has "
-                             f"{values[row]}")
-    return np.ascontiguousarray(logits), np.clip(values, -1.0, 1.0)
+    # Legal logits may be -inf (a zero prior), never NaN or +inf.  The common case (all
+    # finite, all in range) costs two scans: a batch of one leaf is checked per leaf.
+    if not np.isfinite(logits[legal]).all():
+        bad = legal & (np.isnan(logits) | (logits == np.inf))
+        if bad.any():
+            row, move = (int(x) for x in np.argwhere(bad)[0])
+            raise EvaluatorError(f"{where}: logit of legal move {move} of position {row} is "
+                                 f"{logits[row, move]}")
+    size = np.abs(values)
+    if not (size <= 1).all():                       # also false for NaN
+        if not np.isfinite(values).all():
+            row = int(np.flatnonzero(~np.isfinite(values))[0])
+            raise EvaluatorError(f"{where}: value of position {row} is {values[row]}")
+        if (size > 1 + VALUE_SLACK).any():
+            row = int(np.flatnonzero(size > 1 + VALUE_SLACK)[0])
+            raise EvaluatorError(f"{where}: values must lie in [-1, 1]; position {row} has "
+                                 f"{values[row]}")
+        values = np.clip(values, -1.0, 1.0)
+    return np.ascontiguousarray(logits), values

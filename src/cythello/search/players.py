@@ -530,30 +530,10 @@ class MCTSPlayer:
 
     def _solve_exactly(self, board: Board, start: float,
                        deadline: float) -> Optional[SearchResult]:
-        """The solver's perfect move as a result; or, when time runs out after the
-        outcome is settled as a win or a draw, the move that secures it; else None (the
-        tree search takes over)."""
-        from .endgame import SolveAborted, SolveResult, solve
-        try:
-            solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
-                                        solver=self._solver, outcome_first=True)
-        except SolveAborted as exc:
-            solved = exc.partial
-            if solved.outcome not in (Proof.WIN, Proof.DRAW):
-                return None
-        self._trees = []                  # the tree no longer matches the game
-        move = solved.best_move
-        if solved.score is not None:
-            stats = MoveStats.exact(move, solved.score)
-        else:                             # the outcome only: a secured win or draw
-            proof = solved.outcome
-            stats = MoveStats(move, 0, 1.0 if proof == Proof.WIN else 0.5, proof, None,
-                              float(solved.lower))
-        return SearchResult(
-            best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
-            elapsed=time.monotonic() - start, win_rate=stats.win_rate,
-            principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
-            proof=stats.proof, threads=self.settings.threads, exact_score=solved.score)
+        exact = exact_result(board, self._solver, start, deadline, self.settings.threads)
+        if exact is not None:
+            self._trees = []                  # the tree no longer matches the game
+        return exact
 
     def _result(self, board: Board, iterations: int, reused: int, start: float,
                 reason: StopReason) -> SearchResult:
@@ -582,6 +562,33 @@ class MCTSPlayer:
             threads=self.settings.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
+
+
+def exact_result(board: Board, solver: Solver, start: float, deadline: float,
+                 threads: int = 1) -> Optional[SearchResult]:
+    """The solver's perfect move as a search result; or, when time runs out after the
+    outcome is settled as a win or a draw, the move that secures it; else None (a tree
+    search takes over)."""
+    from .endgame import SolveAborted, SolveResult, solve
+    try:
+        solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
+                                    solver=solver, outcome_first=True)
+    except SolveAborted as exc:
+        solved = exc.partial
+        if solved.outcome not in (Proof.WIN, Proof.DRAW):
+            return None
+    move = solved.best_move
+    if solved.score is not None:
+        stats = MoveStats.exact(move, solved.score)
+    else:                             # the outcome only: a secured win or draw
+        proof = solved.outcome
+        stats = MoveStats(move, 0, 1.0 if proof == Proof.WIN else 0.5, proof, None,
+                          float(solved.lower))
+    return SearchResult(
+        best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
+        elapsed=time.monotonic() - start, win_rate=stats.win_rate,
+        principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
+        proof=stats.proof, threads=threads, exact_score=solved.score)
 
 
 def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:

@@ -20,7 +20,9 @@ import numpy as np
 from ..core._board import Board
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
 from ..nn.contract import check_output
+from ._endgame import Solver
 from ._puct import PuctForest
+from .players import ENDGAME_TIME_CAP, exact_result
 from .results import MoveStats, SearchResult
 from .settings import (
     _FLAG,
@@ -73,6 +75,9 @@ class PUCTSettings:
                                       "are drawn so (then: the most visited)")
     reuse_tree: bool = _setting(True, _FLAG, "keep the subtree of the position reached "
                                 "for the next search")
+    endgame_empties: int = _setting(0, _int(0, 60), "solve exactly from this many empty "
+                                    "squares, as MCTSPlayer does (0: never; the network "
+                                    "plays to the end)")
     max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node cap")
     seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
                                    "(None: fresh)", optional=True)
@@ -166,6 +171,7 @@ class PUCTPlayer:
         self._root: Optional[Board] = None      # the position the tree's root holds
         self._busy = False
         self._stop = False
+        self._solver = Solver()
         self.evaluator_calls = 0                # over the player's life
 
     def __repr__(self) -> str:
@@ -186,6 +192,7 @@ class PUCTPlayer:
     def stop(self) -> None:
         """End the running search at its next step (from another thread)."""
         self._stop = True
+        self._solver.stop()
 
     def choose_move(self, board: Board) -> int:
         """The move to play: drawn by visits for the game's first ``temperature_moves``
@@ -210,6 +217,7 @@ class PUCTPlayer:
                                   "calls its own player?)")
         self._busy = True
         self._stop = False
+        self._solver.clear_stop()
         try:
             return self._search(board)
         finally:
@@ -218,6 +226,13 @@ class PUCTPlayer:
     def _search(self, board: Board) -> SearchResult:
         s, forest = self.settings, self._forest
         start = time.monotonic()
+        if board.empties() <= s.endgame_empties:
+            # The solver gets half the time (the tree search keeps the rest if it fails).
+            until = start + (s.time_limit / 2 if s.time_limit else ENDGAME_TIME_CAP)
+            exact = exact_result(board, self._solver, start, until)
+            if exact is not None:
+                self._root = None             # the tree no longer matches the game
+                return exact
         reused = self._place_root(board)
         if forest.root_expanded(0):
             root_noise(forest, 0, s, self._rng)
