@@ -105,8 +105,11 @@ def test_version_in_one_place():
     assert 'version = { attr = "cythello._version.__version__" }' in (ROOT / "pyproject.toml").read_text()
 
 
-def test_readme_settings_table_is_the_settings_type():
-    """The README's table of settings is generated from SearchSettings: regenerate it
-    (cythello.search.settings.settings_table()) when a setting changes."""
+def test_readme_settings_tables_are_the_settings_types():
+    """The README's tables of settings are generated from SearchSettings and PUCTSettings:
+    regenerate them (cythello.search.settings.settings_table(cls)) when a setting changes."""
+    from cythello.search.puct import PUCTSettings
     from cythello.search.settings import settings_table
-    assert settings_table() in (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert settings_table() in readme
+    assert settings_table(PUCTSettings) in readme

@@ -355,3 +355,35 @@ def test_the_endgame_solver_takes_over_when_asked():
     assert result.stop_reason == "exact"
     assert result.exact_score == max(scores.values()) == scores[result.best_move]
     assert cy.PUCTPlayer(uniform_evaluator, simulations=50).search(board).stop_reason != "exact"
+
+
+def test_mcts_player_points_a_network_to_puct():
+    with pytest.raises(TypeError, match="PUCTPlayer"):
+        cy.MCTSPlayer(evaluator=uniform_evaluator)
+
+
+class _FailingOnce:
+    """disc_lead, but the ``fail_at``-th call raises (then never again)."""
+
+    def __init__(self, fail_at):
+        self.calls, self.fail_at = 0, fail_at
+
+    def __call__(self, planes, legal):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise KeyboardInterrupt
+        return disc_lead(planes, legal)
+
+
+def test_selfplay_interrupted_by_its_evaluator_continues_to_the_same_shards(tmp_path):
+    clean = tmp_path / "clean"
+    args = dict(seed=5, simulations=20, games_per_shard=1, batch_games=2)
+    selfplay.generate(4, clean, evaluator=_FailingOnce(0), **args)
+    broken = tmp_path / "broken"
+    flaky = _FailingOnce(300)
+    with pytest.raises(KeyboardInterrupt):
+        selfplay.generate(4, broken, evaluator=flaky, **args)
+    assert len(list(broken.glob("shard-*.npz"))) < 4
+    selfplay.generate(4, broken, evaluator=flaky, **args)
+    assert [p.read_bytes() for p in sorted(broken.glob("shard-*.npz"))] == \
+        [p.read_bytes() for p in sorted(clean.glob("shard-*.npz"))]

@@ -206,6 +206,9 @@ class MCTSPlayer:
                  **options: Any) -> None:
         if settings is not None and not isinstance(settings, SearchSettings):
             raise TypeError(f"settings must be SearchSettings, not {type(settings).__name__}")
+        if "evaluator" in options:
+            raise TypeError("MCTSPlayer searches with playouts and the pattern evaluation; "
+                            "a network guides cythello.PUCTPlayer(evaluator, ...)")
         if settings is None:
             settings = SearchSettings(**options)
         elif options:

@@ -11,6 +11,7 @@ evaluator.  For many games sharing one batch, see :func:`cythello.selfplay.gener
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -169,7 +170,7 @@ class PUCTPlayer:
         self._forest = self.settings.forest(1)
         self._rng = np.random.default_rng(self.settings.seed)
         self._root: Optional[Board] = None      # the position the tree's root holds
-        self._busy = False
+        self._lock = threading.Lock()           # one search at a time
         self._stop = False
         self._solver = Solver()
         self.evaluator_calls = 0                # over the player's life
@@ -185,7 +186,7 @@ class PUCTPlayer:
 
     def reset(self) -> None:
         """Forget the tree (a new game)."""
-        if self._busy:
+        if self._lock.locked():
             raise PlayerBusyError("reset() while the player searches")
         self._root = None
 
@@ -212,16 +213,17 @@ class PUCTPlayer:
             raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
-        if self._busy:
+        if not self._lock.acquire(blocking=False):
             raise PlayerBusyError("search() while the player searches (an evaluator that "
-                                  "calls its own player?)")
-        self._busy = True
+                                  "calls its own player, or another thread?)")
         self._stop = False
         self._solver.clear_stop()
         try:
             return self._search(board)
         finally:
-            self._busy = False
+            if self._forest.pending:      # interrupted between gathering and evaluating
+                self._forest.cancel()
+            self._lock.release()
 
     def _search(self, board: Board) -> SearchResult:
         s, forest = self.settings, self._forest

@@ -20,7 +20,6 @@ from typing import Callable, Dict, Iterable, List, Optional
 import numpy as np
 
 from ..core._board import Board
-from ..search._puct import PuctForest
 from ..search.puct import (
     Evaluate,
     PUCTSettings,
@@ -58,95 +57,117 @@ def play_games(evaluator: Evaluate, games: Iterable[int], seed: int, settings: G
     """Play the ``games`` (their numbers in a run seeded ``seed``) with ``evaluator``,
     ``batch_games`` at a time; ``on_game(game, columns)`` gets each as it ends.  Returns
     the evaluator calls made (``on_call(leaves)`` hears of each)."""
-    puct = puct_settings(settings)
-    budget = puct.simulations or DEFAULT_SIMULATIONS
-    waiting = list(games)[::-1]
-    forest = puct.forest(max(1, min(batch_games, len(waiting))))
-    slots: List[Optional[_Game]] = [None] * forest.n
-    calls = 0
+    return _SelfPlay(evaluator, list(games), seed, settings, batch_games, on_game,
+                     on_call).run()
 
-    def start(slot: int) -> None:
-        while waiting:
-            g = waiting.pop()
-            s = game_seed(seed, g)
-            rng = random.Random(s)
-            game = _Game(g, start_board(g, settings, rng), rng, np.random.default_rng(s))
-            slots[slot] = game
-            forest.set_root(slot, *game.board.position())
-            if _forced_moves(forest, slot, game, puct):
-                return
-            on_game(g, game_columns(g, game.rows, game.board))
-        slots[slot] = None
 
-    for slot in range(forest.n):
-        start(slot)
-    while any(slots):
+class _SelfPlay:
+    """The games in play, one per slot of the forest, and the games waiting."""
+
+    def __init__(self, evaluator: Evaluate, games: List[int], seed: int,
+                 settings: GameSettings, batch_games: int,
+                 on_game: Callable[[int, Dict[str, np.ndarray]], None],
+                 on_call: Optional[Callable[[int], None]]) -> None:
+        self.evaluator, self.seed, self.settings = evaluator, seed, settings
+        self.on_game, self.on_call = on_game, on_call
+        self.puct = puct_settings(settings)
+        self.budget = self.puct.simulations or DEFAULT_SIMULATIONS
+        self.waiting = games[::-1]
+        self.forest = self.puct.forest(max(1, min(batch_games, len(games))))
+        self.slots: List[Optional[_Game]] = [None] * self.forest.n
+
+    def run(self) -> int:
+        for slot in range(self.forest.n):
+            self._start(slot)
+        calls = 0
+        try:
+            while any(self.slots):
+                calls += self._step(calls + 1)
+        finally:
+            if self.forest.pending:       # interrupted between gathering and evaluating
+                self.forest.cancel()
+        return calls
+
+    def _step(self, call: int) -> int:
+        """One evaluator call for the leaves of every game in play, then the moves of the
+        searches that are done; returns the calls made (0 or 1)."""
+        forest = self.forest
         want = np.zeros(forest.n, dtype=np.uint32)
-        for slot, game in enumerate(slots):
+        for slot, game in enumerate(self.slots):
             if game is not None:
-                want[slot] = min(puct.batch_size, budget - forest.simulations(slot))
+                want[slot] = min(self.puct.batch_size, self.budget - forest.simulations(slot))
         leaves, _ = forest.gather(want)
         if leaves:
-            calls += 1
-            evaluate_batch(forest, evaluator, leaves, calls)
-            if on_call is not None:
-                on_call(leaves)
-        for slot, game in enumerate(slots):
+            evaluate_batch(forest, self.evaluator, leaves, call)
+            if self.on_call is not None:
+                self.on_call(leaves)
+        for slot, game in enumerate(self.slots):
             if game is None:
                 continue
             if not game.noised and forest.root_expanded(slot):
-                root_noise(forest, slot, puct, game.noise)
+                root_noise(forest, slot, self.puct, game.noise)
                 game.noised = True
-            if forest.simulations(slot) >= budget or forest.is_full(slot):
-                _play_searched(forest, slot, game, settings, puct)
-                if not _forced_moves(forest, slot, game, puct):
-                    on_game(game.index, game_columns(game.index, game.rows, game.board))
-                    start(slot)
-    return calls
+            if forest.simulations(slot) >= self.budget or forest.is_full(slot):
+                self._play_searched(slot, game)
+                if not self._forced_moves(slot, game):
+                    self.on_game(game.index, game_columns(game.index, game.rows, game.board))
+                    self._start(slot)
+        return 1 if leaves else 0
 
+    def _start(self, slot: int) -> None:
+        """The next waiting game that needs a search takes ``slot`` (games over before
+        their first choice are handed over at once); else the slot stays empty."""
+        while self.waiting:
+            g = self.waiting.pop()
+            s = game_seed(self.seed, g)
+            rng = random.Random(s)
+            game = _Game(g, start_board(g, self.settings, rng), rng, np.random.default_rng(s))
+            self.slots[slot] = game
+            self.forest.set_root(slot, *game.board.position())
+            if self._forced_moves(slot, game):
+                return
+            self.on_game(g, game_columns(g, game.rows, game.board))
+        self.slots[slot] = None
 
-def _play_searched(forest: PuctForest, slot: int, game: _Game, settings: GameSettings,
-                   puct: PUCTSettings) -> None:
-    """Record the searched position and play its move."""
-    moves, visits, values, _ = forest.root_children(slot)
-    board = game.board
-    row_visits = np.zeros(65, dtype=np.uint32)
-    row_visits[moves] = visits
-    total = int(visits.sum())
-    mean = float((visits * values).sum() / total) if total else 0.0
-    if len(game.rows) < settings.temperature_moves and total:
-        move = draw_move(moves, visits, settings.temperature, game.noise)
-    elif settings.epsilon and game.rng.random() < settings.epsilon:
-        move = game.rng.choice(list(board.legal_moves))
-    else:
-        move = best_root_move(moves, visits, values)
-    game.rows.append((board.black, board.white, board.turn, move, row_visits,
-                      (mean + 1) / 2, board.ply))
-    _push(forest, slot, game, move, puct)
+    def _play_searched(self, slot: int, game: _Game) -> None:
+        """Record the searched position and play its move."""
+        moves, visits, values, _ = self.forest.root_children(slot)
+        board, settings = game.board, self.settings
+        row_visits = np.zeros(65, dtype=np.uint32)
+        row_visits[moves] = visits
+        total = int(visits.sum())
+        mean = float((visits * values).sum() / total) if total else 0.0
+        if len(game.rows) < settings.temperature_moves and total:
+            move = draw_move(moves, visits, settings.temperature, game.noise)
+        elif settings.epsilon and game.rng.random() < settings.epsilon:
+            move = game.rng.choice(list(board.legal_moves))
+        else:
+            move = best_root_move(moves, visits, values)
+        game.rows.append((board.black, board.white, board.turn, move, row_visits,
+                          (mean + 1) / 2, board.ply))
+        self._push(slot, game, move)
 
+    def _push(self, slot: int, game: _Game, move: int) -> None:
+        game.board.push(move)
+        if game.board.is_game_over():
+            return
+        if self.puct.reuse_tree:
+            self.forest.advance(slot, move)
+        else:
+            self.forest.set_root(slot, *game.board.position())
+        game.noised = False
 
-def _push(forest: PuctForest, slot: int, game: _Game, move: int, puct: PUCTSettings) -> None:
-    game.board.push(move)
-    if game.board.is_game_over():
-        return
-    if puct.reuse_tree:
-        forest.advance(slot, move)
-    else:
-        forest.set_root(slot, *game.board.position())
-    game.noised = False
-
-
-def _forced_moves(forest: PuctForest, slot: int, game: _Game, puct: PUCTSettings) -> bool:
-    """Play (and record, unsearched) the moves that are the only legal one; False when the
-    game is over."""
-    board = game.board
-    while not board.is_game_over():
-        legal = list(board.legal_moves)
-        if len(legal) > 1:
-            return True
-        visits = np.zeros(65, dtype=np.uint32)
-        visits[legal[0]] = 1
-        game.rows.append((board.black, board.white, board.turn, legal[0], visits,
-                          float("nan"), board.ply))
-        _push(forest, slot, game, legal[0], puct)
-    return False
+    def _forced_moves(self, slot: int, game: _Game) -> bool:
+        """Play (and record, unsearched) the moves that are the only legal one; False when
+        the game is over."""
+        board = game.board
+        while not board.is_game_over():
+            legal = list(board.legal_moves)
+            if len(legal) > 1:
+                return True
+            visits = np.zeros(65, dtype=np.uint32)
+            visits[legal[0]] = 1
+            game.rows.append((board.black, board.white, board.turn, legal[0], visits,
+                              float("nan"), board.ply))
+            self._push(slot, game, legal[0])
+        return False
