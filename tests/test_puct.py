@@ -387,3 +387,17 @@ def test_selfplay_interrupted_by_its_evaluator_continues_to_the_same_shards(tmp_
     selfplay.generate(4, broken, evaluator=flaky, **args)
     assert [p.read_bytes() for p in sorted(broken.glob("shard-*.npz"))] == \
         [p.read_bytes() for p in sorted(clean.glob("shard-*.npz"))]
+
+
+def test_the_alphazero_example_runs(tmp_path):
+    """examples/alphazero.py, one tiny iteration: self-play, training, evaluation."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    curve = tmp_path / "curve.csv"
+    subprocess.run([sys.executable, str(root / "examples" / "alphazero.py"), "--iterations",
+                    "1", "--games", "4", "--simulations", "8", "--eval-games", "2",
+                    "--csv", str(curve)], check=True, timeout=300, capture_output=True)
+    lines = curve.read_text().splitlines()
+    assert lines[0].startswith("iteration,positions") and len(lines) == 3
