@@ -9,12 +9,13 @@ value targets), and the new network plays matches against random play and cythel
 
     python3 examples/alphazero.py                       # ~10 iterations, a few minutes
     python3 examples/alphazero.py --iterations 20 --games 128 --simulations 100
+    python3 examples/alphazero.py --torch               # the same network in PyTorch
 
 Bring your own network: anything called as ``net(planes, legal) -> (logits, values)``
 (``(n, 2, 8, 8)`` float32 and ``(n, 65)`` bool in; ``(n, 65)`` and ``(n,)`` in [-1, 1]
 out) plugs into ``cythello.PUCTPlayer`` and ``selfplay.generate(evaluator=...)`` the same
-way; a PyTorch module needs only a wrapper that runs it under ``torch.no_grad()`` and
-returns NumPy arrays.
+way: ``TorchNet`` below wraps a PyTorch module so (``torch.no_grad()``, NumPy arrays
+back).
 """
 import argparse
 import csv
@@ -29,10 +30,16 @@ from cythello import selfplay
 from cythello.match import random_openings
 
 
+def inputs(planes, legal):
+    """The network's input: the two planes and the legal placements, 192 numbers."""
+    n = len(planes)
+    return np.concatenate([planes.reshape(n, 128), legal[:, :64].astype(np.float32)], 1)
+
+
 class Net:
     """Planes and the legal mask -> two ReLU layers -> policy logits (65) and a tanh value,
     trained by Adam on cross-entropy (policy, over the legal moves) plus squared error
-    (value)."""
+    (value).  NumPy only."""
 
     def __init__(self, hidden=256, seed=0):
         rng = np.random.default_rng(seed)
@@ -45,11 +52,6 @@ class Net:
         self.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in self.params]
         self.steps = 0
 
-    @staticmethod
-    def inputs(planes, legal):
-        n = len(planes)
-        return np.concatenate([planes.reshape(n, 128), legal[:, :64].astype(np.float32)], 1)
-
     def forward(self, x):
         w1, b1, w2, b2, w3, b3 = self.params
         h1 = np.maximum(x @ w1 + b1, 0)
@@ -58,7 +60,7 @@ class Net:
         return out, (x, h1, h2)
 
     def __call__(self, planes, legal):
-        out, _ = self.forward(self.inputs(planes, legal))
+        out, _ = self.forward(inputs(planes, legal))
         return out[:, :65], np.tanh(out[:, 65])
 
     def train_step(self, x, legal, policy, value, lr=1e-3, l2=1e-4):
@@ -95,6 +97,39 @@ class Net:
         return loss_p, loss_v
 
 
+class TorchNet:
+    """The same network and training in PyTorch (``--torch``; CPU, or ``--device cuda``)."""
+
+    def __init__(self, hidden=256, seed=0, device="cpu"):
+        import torch
+        torch.manual_seed(seed)
+        self.torch, self.device = torch, device
+        self.model = torch.nn.Sequential(
+            torch.nn.Linear(192, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, hidden),
+            torch.nn.ReLU(), torch.nn.Linear(hidden, 66)).to(device)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-3, weight_decay=1e-4)
+
+    def __call__(self, planes, legal):
+        torch = self.torch
+        with torch.no_grad():
+            out = self.model(torch.from_numpy(inputs(planes, legal)).to(self.device))
+            out = out.cpu().numpy()
+        return out[:, :65], np.tanh(out[:, 65])
+
+    def train_step(self, x, legal, policy, value):
+        torch = self.torch
+        x, legal, policy, value = (torch.from_numpy(a).to(self.device)
+                                   for a in (x, legal, policy, value))
+        out = self.model(x)
+        log_p = torch.log_softmax(out[:, :65].masked_fill(~legal, float("-inf")), dim=1)
+        loss_p = -torch.where(legal, policy * log_p, torch.zeros_like(log_p)).sum(1).mean()
+        loss_v = ((torch.tanh(out[:, 65]) - value) ** 2).mean()
+        self.optimizer.zero_grad()
+        (loss_p + loss_v).backward()
+        self.optimizer.step()
+        return loss_p.item(), loss_v.item()
+
+
 def training_arrays(data):
     """Inputs, legal masks, policy targets (visit shares) and value targets (results as
     -1/0/+1) of self-play rows."""
@@ -107,7 +142,7 @@ def training_arrays(data):
     visits = data["visits"].astype(np.float32)
     policy = visits / visits.sum(1, keepdims=True)
     value = 2 * data["result"].astype(np.float32) - 1
-    return Net.inputs(planes, legal), legal, policy, value
+    return inputs(planes, legal), legal, policy, value
 
 
 def train(net, window, epochs, batch, rng):
@@ -138,10 +173,12 @@ def main():
     ap.add_argument("--eval-games", type=int, default=40, help="games against each opponent")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--csv", type=Path, help="write the learning curve here")
+    ap.add_argument("--torch", action="store_true", help="the network in PyTorch")
+    ap.add_argument("--device", default="cpu", help="PyTorch's device (with --torch)")
     args = ap.parse_args()
 
     rng = np.random.default_rng(args.seed)
-    net = Net(seed=args.seed)
+    net = TorchNet(seed=args.seed, device=args.device) if args.torch else Net(seed=args.seed)
     window = []
     rows = []
     start = time.perf_counter()

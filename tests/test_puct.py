@@ -389,15 +389,19 @@ def test_selfplay_interrupted_by_its_evaluator_continues_to_the_same_shards(tmp_
         [p.read_bytes() for p in sorted(clean.glob("shard-*.npz"))]
 
 
-def test_the_alphazero_example_runs(tmp_path):
+@pytest.mark.parametrize("framework", ["numpy", "torch"])
+def test_the_alphazero_example_runs(tmp_path, framework):
     """examples/alphazero.py, one tiny iteration: self-play, training, evaluation."""
     import subprocess
     import sys
     from pathlib import Path
+    if framework == "torch":
+        pytest.importorskip("torch", reason="PyTorch is optional")
     root = Path(__file__).resolve().parent.parent
     curve = tmp_path / "curve.csv"
     subprocess.run([sys.executable, str(root / "examples" / "alphazero.py"), "--iterations",
                     "1", "--games", "4", "--simulations", "8", "--eval-games", "2",
-                    "--csv", str(curve)], check=True, timeout=300, capture_output=True)
+                    "--csv", str(curve)] + (["--torch"] if framework == "torch" else []),
+                   check=True, timeout=300, capture_output=True)
     lines = curve.read_text().splitlines()
     assert lines[0].startswith("iteration,positions") and len(lines) == 3
