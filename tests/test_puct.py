@@ -405,3 +405,10 @@ def test_the_alphazero_example_runs(tmp_path, framework):
                    check=True, timeout=300, capture_output=True)
     lines = curve.read_text().splitlines()
     assert lines[0].startswith("iteration,positions") and len(lines) == 3
+
+
+def test_a_stop_before_the_first_simulation_still_answers():
+    player = cy.PUCTPlayer(uniform_evaluator, simulations=100)
+    player._stop = True                # as if stop() came just before the loop began
+    result = player._search(cy.Board())
+    assert result.stop_reason == "stopped" and result.best_move in cy.Board().legal_moves

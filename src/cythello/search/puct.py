@@ -42,6 +42,7 @@ from .settings import (
 from .states import StopReason
 
 MAX_BATCH = 1 << 16
+MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 
 
 @dataclass(frozen=True)
@@ -247,15 +248,19 @@ class PUCTPlayer:
             done = forest.simulations(0)
             if budget is not None and done >= budget:
                 break
-            if deadline is not None and done and time.monotonic() >= deadline:
-                reason = StopReason.TIME
-                break
-            if self._stop:
-                reason = StopReason.STOPPED
-                break
-            if forest.is_full(0):
-                reason = StopReason.NODES
-                break
+            # The root is expanded first whatever else happens: a result has moves.
+            if forest.root_expanded(0):
+                if deadline is not None and done and time.monotonic() >= deadline:
+                    reason = StopReason.TIME
+                    break
+                if self._stop:
+                    reason = StopReason.STOPPED
+                    break
+                if forest.is_full(0):
+                    reason = StopReason.NODES
+                    break
+                if forest.root_visits(0) > MAX_ROOT_VISITS - s.batch_size:
+                    break                 # visits are 32-bit counts (hours of search)
             want = s.batch_size if budget is None else min(s.batch_size, budget - done)
             leaves, _ = forest.gather([want])
             if leaves:
