@@ -6,6 +6,10 @@ or on a Ray cluster, with identical results for the same seed.
     >>> data = selfplay.load("data/run1")        # dict of equal-length NumPy arrays
     >>> data["black"], data["visits"].shape       # bitboards, (N, 65) root visit counts
 
+With ``evaluator=net`` (a policy/value network, :mod:`cythello.nn`) the games are
+searched by PUCT instead, ``batch_games`` of them at once with one network call per step
+(:mod:`cythello.selfplay.batched`), into the same shards.
+
 Each position of each game becomes a row; the columns are in :data:`SCHEMA`.  Games are
 grouped into shards (``shard-000000.npz``, ...) of ``games_per_shard`` games; a run that
 stops (a crash, Ctrl-C, a dead worker) continues from the shards already written when it
