@@ -93,7 +93,9 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 PLAYERS_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
-                "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), alphabeta:depth=N, "
+                "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
+                "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
+                "alphabeta:depth=N, "
                 "gtp:COMMAND or nboard:COMMAND (an external engine)")
 
 
