@@ -271,9 +271,16 @@ def test_time_limit_and_stop():
     assert player.search(cy.Board()).stop_reason == "stopped"
 
 
-def test_a_full_node_pool_ends_the_search():
-    result = cy.PUCTPlayer(uniform_evaluator, simulations=10**6, max_nodes=200).search(cy.Board())
-    assert result.stop_reason == "nodes" and result.nodes <= 200
+def test_a_full_node_pool_does_not_end_the_search():
+    """At its node cap the tree stops growing, not searching: it runs to its limits with
+    a sound tree, and its choice still follows the evaluator."""
+    player = cy.PUCTPlayer(disc_lead, simulations=20000, max_nodes=200, batch_size=4)
+    result = player.search(cy.Board())
+    assert result.stop_reason == "iterations" and result.iterations == 20000
+    assert result.nodes <= 200 and player._forest.is_full(0)
+    assert player._forest.check_tree(0) == []
+    timed = cy.PUCTPlayer(uniform_evaluator, time_limit=0.3, max_nodes=100).search(cy.Board())
+    assert timed.stop_reason == "time" and timed.elapsed >= 0.29 and timed.nodes <= 100
 
 
 def test_settings_are_checked_once():

@@ -9,7 +9,8 @@ evaluator call: :meth:`PuctForest.gather` descends each tree (the GIL released) 
 values.  A leaf waiting for its evaluation carries a virtual loss on its path (a visit and,
 with ``virtual_loss``, a loss for each mover), so the next descent of the same tree goes
 elsewhere; a descent that meets a waiting leaf is a collision and is dropped.  Finished
-games met by a descent are scored at once, without the evaluator.
+games met by a descent are scored at once, without the evaluator.  A tree at its node cap
+stops growing but not searching: an evaluated leaf then answers with its value again.
 
 Perspective: a node's ``value`` sums results in [-1, 1] for the player whose move led into
 it, so a parent chooses among its children by their own means; passes are moves, so the
@@ -50,7 +51,6 @@ cdef enum:
     LEAF = 0              # a new leaf, waiting in the batch
     RESOLVED = 1          # a finished game, scored at once
     COLLIDED = 2          # met a leaf that is already waiting
-    FULL = 3              # the tree's node cap is reached
 
 FPU_MODES = {"parent": FPU_PARENT, "draw": FPU_DRAW, "loss": FPU_LOSS}
 NODE_BYTES = sizeof(PNode)
@@ -74,7 +74,8 @@ cdef struct PTree:
     uint64_t P            # the root position, side to move first
     uint64_t O
     uint64_t sims         # simulations finished since the root was set
-    bint full             # a leaf could not be expanded: the node cap is reached
+    bint full             # a leaf could not be expanded: the node cap is reached, and
+                          # evaluated leaves are no longer expanded
 
 
 cdef struct Leaf:
@@ -305,8 +306,6 @@ cdef class PuctForest:
                         k += 1
                     elif outcome == RESOLVED:
                         resolved += 1
-                    elif outcome == FULL:
-                        break
         self.pending = k
         return k, resolved
 
@@ -328,8 +327,13 @@ cdef class PuctForest:
         if node.flags & PENDING:
             return COLLIDED
         if not node.flags & TERMINAL:
-            if t.full:
-                return FULL
+            if t.full and node.visits:
+                # The tree can grow no more: a leaf already evaluated gives its value
+                # again (the mean of its identical evaluations), and the search goes on
+                # refining the tree it has within its memory.
+                _backup(t, leaf.path, depth, node.value / node.visits, 0.0, True)
+                t.sims += 1
+                return RESOLVED
             if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
                 outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
                 node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0

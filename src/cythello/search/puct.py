@@ -256,9 +256,6 @@ class PUCTPlayer:
                 if self._stop:
                     reason = StopReason.STOPPED
                     break
-                if forest.is_full(0):
-                    reason = StopReason.NODES
-                    break
                 if forest.root_visits(0) > MAX_ROOT_VISITS - s.batch_size:
                     break                 # visits are 32-bit counts (hours of search)
             want = s.batch_size if budget is None else min(s.batch_size, budget - done)

@@ -107,7 +107,7 @@ class _SelfPlay:
             if not game.noised and forest.root_expanded(slot):
                 root_noise(forest, slot, self.puct, game.noise)
                 game.noised = True
-            if forest.simulations(slot) >= self.budget or forest.is_full(slot):
+            if forest.simulations(slot) >= self.budget:
                 self._play_searched(slot, game)
                 if not self._forced_moves(slot, game):
                     self.on_game(game.index, game_columns(game.index, game.rows, game.board))
