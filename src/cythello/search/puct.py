@@ -80,7 +80,8 @@ class PUCTSettings:
     endgame_empties: int = _setting(0, _int(0, 60), "solve exactly from this many empty "
                                     "squares, as MCTSPlayer does (0: never; the network "
                                     "plays to the end)")
-    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node cap")
+    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node cap (a full tree "
+                                "stops growing, not searching)")
     seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
                                    "(None: fresh)", optional=True)
 
