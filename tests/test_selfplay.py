@@ -183,8 +183,10 @@ def test_a_manifest_is_whole_or_absent_and_a_damaged_one_explained(tmp_path, mon
 
 def test_matches_in_parallel_equal_serial():
     openings = random_openings(3, plies=4, seed=2)
-    a = cy.MCTSPlayer(iterations=150, seed=1, eval_weights="default", leaf_eval=1.0)
-    b = cy.MCTSPlayer(iterations=150, seed=2)
+    # Solves of 10 empties, well inside the solver's 2 s cap even on a busy machine.
+    a = cy.MCTSPlayer(iterations=150, seed=1, eval_weights="default", leaf_eval=1.0,
+                      endgame_empties=10)
+    b = cy.MCTSPlayer(iterations=150, seed=2, endgame_empties=10)
     serial = run_match(a, b, 6, openings)
     parallel = run_match(a, b, 6, openings, workers=2)
     assert [g.transcript() for g in serial.games] == [g.transcript() for g in parallel.games]
@@ -201,8 +203,10 @@ def test_ray_backend_gives_the_same_bytes(tmp_path):
     try:
         selfplay.generate(4, tmp_path / "ray", seed=7, backend="ray", **SETTINGS)
         openings = random_openings(2, plies=4, seed=2)
-        a = cy.MCTSPlayer(iterations=100, seed=1)
-        b = cy.MCTSPlayer(iterations=100, seed=2, rollout="random")
+        # Solves of 10 empties: the default 20 can outlast the solver's 2 s cap on a busy
+        # machine in one run and not the other, and then the games differ.
+        a = cy.MCTSPlayer(iterations=100, seed=1, endgame_empties=10)
+        b = cy.MCTSPlayer(iterations=100, seed=2, rollout="random", endgame_empties=10)
         local = run_match(a, b, 4, openings)
         remote = run_match(a, b, 4, openings, backend="ray")
     finally:
