@@ -9,6 +9,7 @@ import tempfile
 import time
 
 import numpy as np
+from _reference import reference
 
 import cythello as cy
 from cythello import selfplay
@@ -51,6 +52,9 @@ def main():
     ap.add_argument("--simulations", type=int, default=100)
     args = ap.parse_args()
     net = LinearNet()
+    ref = (reference(args.seconds) or {}).get("uct_iters_per_s")
+    if ref:     # not the same work (a random playout per iteration, no network): for scale
+        print(f"the C yardstick's minimal UCT, same run: {ref:,.0f} iterations/s")
     print("one search, leaves evaluated per second (evaluator calls = leaves / batch)")
     print(f"{'batch':>6} {'uniform':>12} {'linear net':>12}")
     for batch in (1, 8, 64, 256):
