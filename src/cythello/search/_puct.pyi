@@ -17,7 +17,6 @@ class PuctForest:
     pending: int
     planes: npt.NDArray[np.float32]
     legal: npt.NDArray[np.bool_]
-    leaf_tree: npt.NDArray[np.uint32]
     def __new__(cls, n: int, max_batch: int, max_nodes: int, c_puct: float, fpu: str,
                 fpu_reduction: float, virtual_loss: float) -> PuctForest: ...
     def set_root(self, i: int, P: int, O: int) -> None: ...

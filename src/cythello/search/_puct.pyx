@@ -124,7 +124,7 @@ cdef class PuctForest:
     """``n`` PUCT trees and the batch buffers between them and an evaluator.
 
     ``planes`` (``max_batch x 2 x 8 x 8`` float32) and ``legal`` (``max_batch x 65``
-    bool) hold the leaves of the last :meth:`gather`; ``leaf_tree`` says whose each is.
+    bool) hold the leaves of the last :meth:`gather`.
     Settings are checked by the caller (:class:`cythello.search.puct.PUCTSettings`)."""
 
     cdef PTree* trees
@@ -139,10 +139,8 @@ cdef class PuctForest:
     cdef int fpu
     cdef readonly object planes
     cdef readonly object legal
-    cdef readonly object leaf_tree
     cdef float[:, :, :, ::1] _planes
     cdef uint8_t[:, ::1] _legal
-    cdef uint32_t[::1] _leaf_tree
 
     def __cinit__(self, int n, int max_batch, uint32_t max_nodes, double c_puct,
                   str fpu, double fpu_reduction, double virtual_loss):
@@ -166,10 +164,8 @@ cdef class PuctForest:
         self.virtual_loss = virtual_loss
         self.planes = np.zeros((max_batch, 2, 8, 8), dtype=np.float32)
         self.legal = np.zeros((max_batch, 65), dtype=np.bool_)
-        self.leaf_tree = np.zeros(max_batch, dtype=np.uint32)
         self._planes = self.planes
         self._legal = self.legal.view(np.uint8)
-        self._leaf_tree = self.leaf_tree
 
     def __dealloc__(self):
         cdef int i
@@ -302,7 +298,6 @@ cdef class PuctForest:
                     if outcome == LEAF:
                         write_planes(self.leaves[k].P, self.leaves[k].O, &self._planes[k, 0, 0, 0])
                         write_legal(self.leaves[k].P, self.leaves[k].O, &self._legal[k, 0])
-                        self._leaf_tree[k] = i
                         k += 1
                     elif outcome == RESOLVED:
                         resolved += 1

@@ -10,11 +10,10 @@ evaluator.  For many games sharing one batch, see :func:`cythello.selfplay.gener
 """
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, List, Optional, Tuple
 
 import numpy as np
 
@@ -32,12 +31,12 @@ from .settings import (
     DEFAULT_MAX_NODES,
     MAX_ITERATIONS,
     MAX_NODES,
+    SettingsType,
     _choice,
     _int,
     _number,
     _setting,
     check_fields,
-    setting_names,
 )
 from .states import StopReason
 
@@ -46,7 +45,7 @@ MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 
 
 @dataclass(frozen=True)
-class PUCTSettings:
+class PUCTSettings(SettingsType):
     """Every setting of a PUCT search, checked once when made (immutable; derive with
     :meth:`replace`).  Without a simulation or a time limit a search runs 800
     simulations.  The defaults are AlphaZero's where it published them (c_puct 1.25 at
@@ -80,25 +79,17 @@ class PUCTSettings:
     endgame_empties: int = _setting(0, _int(0, 60), "solve exactly from this many empty "
                                     "squares, as MCTSPlayer does (0: never; the network "
                                     "plays to the end)")
-    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node cap (a full tree "
-                                "stops growing, not searching)")
+    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node "
+                              "cap (a full tree stops growing, not searching)")
     seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
                                    "(None: fresh)", optional=True)
+
+    KIND: ClassVar[str] = "PUCT"
 
     def __post_init__(self) -> None:
         check_fields(self)
         if self.simulations is None and self.time_limit is None:
             object.__setattr__(self, "simulations", 800)
-
-    def replace(self, **changes: Any) -> PUCTSettings:
-        """These settings with ``changes`` (checked like the rest)."""
-        unknown = sorted(set(changes) - set(setting_names(PUCTSettings)))
-        if unknown:
-            raise TypeError(f"unknown PUCT setting {unknown[0]!r}")
-        return dataclasses.replace(self, **changes)
-
-    def as_dict(self) -> Dict[str, Any]:
-        return {name: getattr(self, name) for name in setting_names(PUCTSettings)}
 
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
@@ -141,6 +132,13 @@ def draw_move(moves: np.ndarray, visits: np.ndarray, temperature: float,
     if weights.sum() <= 0:
         return int(moves[int(np.argmax(visits))])
     return int(rng.choice(moves, p=weights / weights.sum()))
+
+
+def root_mean(visits: np.ndarray, values: np.ndarray) -> float:
+    """The root's mean result in [-1, 1] for its side to move: its children's means
+    weighted by their visits (0 before any)."""
+    total = int(visits.sum())
+    return float((visits * values).sum() / total) if total else 0.0
 
 
 def best_root_move(moves: np.ndarray, visits: np.ndarray, values: np.ndarray) -> int:
@@ -268,7 +266,7 @@ class PUCTPlayer:
                 root_noise(forest, 0, s, self._rng)
                 noised = True
         self.evaluator_calls += calls
-        return self._result(forest.simulations(0), reused, calls, start, reason)
+        return self._result(forest.simulations(0), reused, start, reason)
 
     def _place_root(self, board: Board) -> int:
         """Put ``board`` at the tree's root: the old tree's subtree when ``board``
@@ -289,18 +287,17 @@ class PUCTPlayer:
         forest.set_root(0, own, opp)
         return 0
 
-    def _result(self, simulations: int, reused: int, calls: int, start: float,
+    def _result(self, simulations: int, reused: int, start: float,
                 reason: StopReason) -> SearchResult:
         forest = self._forest
         moves, visits, values, _ = forest.root_children(0)
         best = best_root_move(moves, visits, values)
         stats = [MoveStats(int(m), int(n), (float(q) + 1) / 2)
                  for m, n, q in sorted(zip(moves, visits, values), key=lambda r: -r[1])]
-        total = int(visits.sum())
-        win = float(sum(n * q for n, q in zip(visits, values)) / total) if total else 0.0
         return SearchResult(
-            best_move=best, iterations=simulations, root_visits=total,
-            nodes=forest.nodes(0), elapsed=time.monotonic() - start, win_rate=(win + 1) / 2,
+            best_move=best, iterations=simulations, root_visits=int(visits.sum()),
+            nodes=forest.nodes(0), elapsed=time.monotonic() - start,
+            win_rate=(root_mean(visits, values) + 1) / 2,
             principal_variation=forest.principal_variation(0), moves=stats,
             stop_reason=reason, reused_visits=reused)
 

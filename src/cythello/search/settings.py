@@ -19,7 +19,7 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, TypeVar, cast
 
 from ..errors import SettingsError
 from ._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
@@ -158,8 +158,30 @@ def _setting(default: Any, kind: _Kind, doc: str, optional: bool = False) -> Any
     return field(default=default, metadata={"kind": kind, "doc": doc, "optional": optional})
 
 
+_Settings = TypeVar("_Settings", bound="SettingsType")
+
+
+class SettingsType:
+    """What every settings type shares (:class:`SearchSettings`, and
+    :class:`~cythello.search.puct.PUCTSettings`): frozen dataclasses of :func:`_setting`
+    fields, checked once by :func:`check_fields`, changed by :meth:`replace`."""
+
+    KIND: ClassVar[str] = "search"         # how an error names the settings
+
+    def replace(self: _Settings, **changes: Any) -> _Settings:
+        """These settings with ``changes`` (checked like the rest)."""
+        unknown = sorted(set(changes) - set(setting_names(type(self))))
+        if unknown:
+            raise TypeError(f"unknown {self.KIND} setting {unknown[0]!r}")
+        return cast(_Settings, dataclasses.replace(cast(Any, self), **changes))
+
+    def as_dict(self) -> Dict[str, Any]:
+        """The settings by name (what ``type(self)(**d)`` makes again)."""
+        return {name: getattr(self, name) for name in setting_names(type(self))}
+
+
 @dataclass(frozen=True)
-class SearchSettings:
+class SearchSettings(SettingsType):
     """Every setting of a tree search, checked once when made; immutable (derive changed
     settings with :meth:`replace`).  ``SearchSettings(**options)`` takes the fields below by
     name; :meth:`preset` starts from a difficulty level.  Without an iteration or a time
@@ -247,17 +269,6 @@ class SearchSettings:
         if name not in PRESETS:
             raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
         return cls(**{**PRESETS[name], **overrides})
-
-    def replace(self, **changes: Any) -> SearchSettings:
-        """These settings with ``changes`` (checked like the rest)."""
-        unknown = sorted(set(changes) - set(setting_names()))
-        if unknown:
-            raise TypeError(f"unknown search setting {unknown[0]!r}")
-        return dataclasses.replace(self, **changes)
-
-    def as_dict(self) -> Dict[str, Any]:
-        """The settings by name (what ``SearchSettings(**d)`` makes again)."""
-        return {name: getattr(self, name) for name in setting_names()}
 
     def __reduce__(self) -> Any:
         return (_from_dict, (self.as_dict(),))

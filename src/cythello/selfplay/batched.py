@@ -26,6 +26,7 @@ from ..search.puct import (
     best_root_move,
     draw_move,
     evaluate_batch,
+    root_mean,
     root_noise,
 )
 from .games import GameSettings, Row, game_columns, game_seed, start_board
@@ -135,16 +136,14 @@ class _SelfPlay:
         board, settings = game.board, self.settings
         row_visits = np.zeros(65, dtype=np.uint32)
         row_visits[moves] = visits
-        total = int(visits.sum())
-        mean = float((visits * values).sum() / total) if total else 0.0
-        if len(game.rows) < settings.temperature_moves and total:
+        if len(game.rows) < settings.temperature_moves and visits.sum():
             move = draw_move(moves, visits, settings.temperature, game.noise)
         elif settings.epsilon and game.rng.random() < settings.epsilon:
             move = game.rng.choice(list(board.legal_moves))
         else:
             move = best_root_move(moves, visits, values)
         game.rows.append((board.black, board.white, board.turn, move, row_visits,
-                          (mean + 1) / 2, board.ply))
+                          (root_mean(visits, values) + 1) / 2, board.ply))
         self._push(slot, game, move)
 
     def _push(self, slot: int, game: _Game, move: int) -> None:
