@@ -65,11 +65,18 @@ def test_features_read_the_defined_squares():
                 assert idx[n, col] == offsets[t] + sum(d * 3 ** i for i, d in enumerate(digits))
                 col += 1
         assert idx[n, col] == offsets[-1] + (64 - board.empties()) % 2
+        # Mobility, against the rules' legal moves of each side (a pass is not a move).
+        for side, (p, o) in enumerate(((own, opp), (opp, own))):
+            moves = [m for m in cy.Board.from_bitboards(p, o, 0).legal_moves if m != cy.PASS]
+            slot = min(len(moves), patterns.MOBILITY_SLOTS - 1)
+            assert idx[n, col + 1 + side] == (offsets[-1] + patterns.PARITY_WEIGHTS
+                                               + side * patterns.MOBILITY_SLOTS + slot)
 
 
-def test_the_pattern_set_is_logistellos():
-    assert patterns.n_features() == 47                      # 46 instances + parity
-    assert patterns.packed_size() == 113877 + 2     # mirror-packed patterns + parity (Logistello: 113,879)
+def test_the_pattern_set_is_logistellos_with_mobility():
+    assert patterns.n_features() == 49                      # 46 instances, parity, 2 mobilities
+    # mirror-packed patterns + parity (Logistello: 113,879), then 32 mobility slots a side
+    assert patterns.packed_size() == 113877 + 2 + 64
     sizes = {lay.pattern.name: len(lay.instances) for lay in patterns.layouts()}
     assert sizes["corner 2x5"] == 8 and sizes["diagonal 8"] == 2 and sizes["edge+2X"] == 4
 
@@ -160,6 +167,40 @@ def test_weights_files_are_checked(tmp_path):
         save_weights(tmp_path / "x.weights", packed[:3], {})
     with pytest.raises(ValueError):
         PatternWeights(np.zeros((2, 3), dtype=np.int16))
+
+
+def test_weights_of_the_0_2_layout_load_with_zero_mobility(tmp_path):
+    """A 0.2.0 weights file (patterns and parity only) still loads, evaluating exactly as
+    the sum of its pattern and parity weights."""
+    import json
+    import struct
+    import zlib
+
+    from cythello.eval import weights as w
+    rng = np.random.default_rng(3)
+    old = rng.integers(-500, 500, size=(patterns.N_STAGES, patterns.PACKED_SIZE_0_2)).astype("<i2")
+    header = json.dumps({"layout": patterns.LAYOUT_0_2, "provenance": {"old": True}}).encode()
+    payload = zlib.compress(old.tobytes())
+    body = (w.MAGIC + struct.pack("<II", w.FORMAT_VERSION, len(header)) + header
+            + struct.pack("<I", len(payload)) + payload)
+    path = tmp_path / "old.weights"
+    path.write_bytes(_resealed(body))
+    loaded = load_weights(path)
+    assert loaded.info["old"] is True
+    own, opp = bitboards(random_boards(300, seed=4))
+    idx = feature_indices(own, opp)
+    stages = [patterns.stage_of(int(64 - bin(int(p | o)).count("1"))) for p, o in zip(own, opp)]
+    table = w.unpack(np.concatenate(
+        [old, np.zeros((patterns.N_STAGES, patterns.packed_size() - old.shape[1]), "<i2")], 1))
+    expected = [table[s, idx[i, :47]].astype(np.int64).sum() / patterns.SCALE
+                for i, s in enumerate(stages)]
+    assert np.array_equal(loaded.evaluate_many(own, opp), expected)
+    # Any other layout is refused by name.
+    header = json.dumps({"layout": "0123456789abcdef", "provenance": {}}).encode()
+    path.write_bytes(_resealed(w.MAGIC + struct.pack("<II", w.FORMAT_VERSION, len(header))
+                               + header + struct.pack("<I", len(payload)) + payload))
+    with pytest.raises(WeightsError, match="0123456789abcdef"):
+        load_weights(path)
 
 
 def _resealed(body):

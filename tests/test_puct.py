@@ -335,9 +335,20 @@ def test_selfplay_shards_do_not_depend_on_batch_games(tmp_path):
     assert all(legal_ok)
 
 
-def test_selfplay_with_an_evaluator_refuses_workers_and_resumes(tmp_path):
-    with pytest.raises(SettingsError, match="workers=1"):
-        selfplay.generate(2, tmp_path / "w", evaluator=uniform_evaluator, workers=2)
+def test_selfplay_with_an_evaluator_on_worker_processes_gives_the_same_shards(tmp_path):
+    runs = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        selfplay.generate(5, out, seed=12, evaluator=PatternEvaluator(), workers=workers,
+                          simulations=30, games_per_shard=2, temperature_moves=6,
+                          dirichlet_alpha=0.5)
+        runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
+    assert runs[0] == runs[1] and len(runs[0]) == 3
+
+
+def test_selfplay_with_an_evaluator_refuses_ray_and_resumes(tmp_path):
+    with pytest.raises(SettingsError, match="local backend"):
+        selfplay.generate(2, tmp_path / "w", evaluator=uniform_evaluator, backend="ray")
     with pytest.raises(TypeError, match="iterations"):     # a UCT setting, not a PUCT one
         selfplay.generate(2, tmp_path / "s", evaluator=uniform_evaluator, iterations=5)
     out = tmp_path / "r"

@@ -6,6 +6,6 @@ from libc.stdint cimport uint64_t, int16_t
 cdef enum:
     EVAL_SCALE = 128          # weight units per disc
     N_STAGES = 15
-    TABLE_SIZE = 167267       # unpacked weights per stage (patterns, then parity)
+    TABLE_SIZE = 167331       # unpacked weights per stage (patterns, parity, 2 x 32 mobility)
 
 ctypedef int (*eval_fn)(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil

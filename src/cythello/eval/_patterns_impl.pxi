@@ -7,17 +7,20 @@
 # board is turned by each of the 8 symmetries once (a byte swap, a column mirror and a
 # transposition, ~60 instructions per side), and each pattern is then cut out of the
 # transformed boards with a few shifts.  Binary patterns become base-3 indices through one
-# 1024-entry table: index = B3[own bits] + 2 * B3[opponent bits].
+# 1024-entry table: index = B3[own bits] + 2 * B3[opponent bits].  Parity and each side's
+# mobility (its legal moves, capped) follow the pattern instances.
 from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t
 from cpython.pycapsule cimport PyCapsule_New
 
-from cythello.core._rules cimport count
+from cythello.core._rules cimport count, legal_moves
 from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
 from cythello.eval._layout cimport EVAL_SCALE, N_STAGES, TABLE_SIZE
 
 cdef enum:
     N_INSTANCES = 46
-    N_INDICES = 47            # the instances, then the parity feature
+    N_INDICES = 49            # the instances, then parity and the two mobilities
+    PARITY_WEIGHTS = 2        # even, odd number of empties
+    MOBILITY_SLOTS = 32       # per side: 0..31 legal moves (more count as 31)
 
 # The patterns in cythello.eval.patterns.PATTERNS order.
 cdef enum:
@@ -35,7 +38,7 @@ cdef enum:
     N_PATTERNS = 11
 
 cdef uint16_t B3[1024]                 # bits -> base-3 number with the same digits
-cdef int32_t OFFSET[N_PATTERNS + 1]    # where each pattern's table starts (parity last)
+cdef int32_t OFFSET[N_PATTERNS + 1]    # where each pattern's table starts (then parity)
 cdef int INSTANCE[N_INSTANCES]         # symmetry of each instance, pattern by pattern
 cdef int INSTANCES_OF[N_PATTERNS]
 INSTANCES_OF[:] = [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]     # as _indices reads them
@@ -62,7 +65,9 @@ cdef void _init_eval_tables() except *:
         for k in lay.instances:
             INSTANCE[n] = k
             n += 1
-    if n != N_INSTANCES or OFFSET[N_PATTERNS] + defs.PARITY_WEIGHTS != TABLE_SIZE:
+    if (n != N_INSTANCES or defs.MOBILITY_SLOTS != MOBILITY_SLOTS
+            or defs.PARITY_WEIGHTS != PARITY_WEIGHTS
+            or OFFSET[N_PATTERNS] + PARITY_WEIGHTS + 2 * MOBILITY_SLOTS != TABLE_SIZE):
         raise ImportError("cythello.eval.patterns does not match the compiled evaluator")
     for x in range(65):
         STAGE[x] = defs.stage_of(x)
@@ -122,9 +127,16 @@ cdef inline int _read(int kind, int n, int i, const uint64_t* p8, const uint64_t
     return i + n
 
 
+cdef inline int _mobility(uint64_t P, uint64_t O) noexcept nogil:
+    """The legal moves of the side owning ``P``, capped to the table."""
+    cdef int n = count(legal_moves(P, O))
+    return n if n < MOBILITY_SLOTS else MOBILITY_SLOTS - 1
+
+
 cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     """The table index of every feature of the position, side owning ``P`` to move: the
-    46 pattern instances (each with its pattern's table offset), then parity."""
+    46 pattern instances (each with its pattern's table offset), then parity, then the
+    mover's and the opponent's mobility."""
     cdef uint64_t p8[8]
     cdef uint64_t o8[8]
     cdef int i = 0
@@ -142,6 +154,8 @@ cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     i = _read(DIAGONAL_5, 4, i, p8, o8, out)
     i = _read(DIAGONAL_4, 4, i, p8, o8, out)
     out[i] = OFFSET[N_PATTERNS] + (count(P | O) & 1)
+    out[i + 1] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + _mobility(P, O)
+    out[i + 2] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)
 
 
 cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil:

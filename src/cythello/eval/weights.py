@@ -9,7 +9,8 @@ provenance of the weights (how they were trained, from what, with which seed):
     | u32 CRC-32 of everything before it
 
 A file that is missing, truncated, corrupt or made for another feature layout raises
-:class:`~cythello.errors.WeightsError` naming what is wrong.
+:class:`~cythello.errors.WeightsError` naming what is wrong; a file of cythello 0.2.0's
+layout (no mobility) loads with zero mobility weights.
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def unpack_map() -> np.ndarray:
     """For each unpacked table index, its packed weight slot (the same for every stage)."""
     offsets = patterns.packed_offsets()
     parts = [lay.pack + off for lay, off in zip(patterns.layouts(), offsets)]
-    parts.append(offsets[-1] + np.arange(patterns.PARITY_WEIGHTS))
+    parts.append(offsets[-1] + np.arange(patterns.PARITY_WEIGHTS + 2 * patterns.MOBILITY_SLOTS))
     return np.concatenate(parts).astype(np.int64)
 
 
@@ -78,15 +79,21 @@ def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
                                 WeightsError)
     if not isinstance(header.get("provenance", {}), dict):
         raise WeightsError(f"{where} is corrupt (its provenance is not a JSON object)")
-    if header.get("layout") != patterns.layout_id():
+    size = {patterns.layout_id(): patterns.packed_size(),
+            patterns.LAYOUT_0_2: patterns.PACKED_SIZE_0_2}.get(header.get("layout"))
+    if size is None:
         raise WeightsError(f"{where} was made for feature layout {header.get('layout')!r}, "
                            f"not this cythello's {patterns.layout_id()!r}")
     if len(body) < 4:
         raise WeightsError(f"{where} is corrupt (no weights)")
     (plen,) = struct.unpack("<I", body[:4])
-    expected = patterns.N_STAGES * patterns.packed_size() * 2
-    raw = inflate(body[4:4 + plen], expected, where, WeightsError)
-    packed = np.frombuffer(raw, dtype="<i2").reshape(patterns.N_STAGES, patterns.packed_size())
+    raw = inflate(body[4:4 + plen], patterns.N_STAGES * size * 2, where, WeightsError)
+    packed = np.frombuffer(raw, dtype="<i2").reshape(patterns.N_STAGES, size)
+    if size != patterns.packed_size():
+        # A 0.2.0 file: its weights are the patterns' and parity's, in the same order;
+        # zero mobility weights keep its evaluation exactly.
+        packed = np.concatenate([packed, np.zeros((patterns.N_STAGES, patterns.packed_size()
+                                                   - size), np.int16)], axis=1)
     return packed.astype(np.int16), header
 
 

@@ -62,9 +62,11 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
 
     With an ``evaluator`` (a policy/value network, :mod:`cythello.nn`) the games are
     searched by PUCT instead, ``player_settings`` being :class:`~cythello.PUCTSettings`
-    (default: 200 simulations), ``batch_games`` games at once in this process with one
-    evaluator call per step (see :mod:`cythello.selfplay.batched`); the shards are the
-    same, with the root visits as policy targets, and do not depend on ``batch_games``."""
+    (default: 200 simulations), ``batch_games`` games at once with one evaluator call per
+    step (see :mod:`cythello.selfplay.batched`): in this process, or with ``workers`` > 1
+    on that many processes, one shard's games batched together on each (for an evaluator
+    that runs on the CPU; it is pickled to each worker once).  The shards are the same,
+    with the root visits as policy targets, whatever ``batch_games`` and ``workers`` are."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SettingsError(f"games must be a positive int, not {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
@@ -78,9 +80,9 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
     if evaluator is not None:
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
-        if workers != 1 or backend != "local":
-            raise SettingsError("an evaluator runs in this process: use workers=1 and the "
-                                "local backend (batch_games games share its batches)")
+        if backend != "local":
+            raise SettingsError("an evaluator runs on local processes: use the local "
+                                "backend (batch_games games share its batches)")
         check_batch_games(batch_games)
     default = {"simulations": DEFAULT_SIMULATIONS} if evaluator else {"iterations": 400}
     settings = GameSettings(player=dict(player_settings) or default,
@@ -106,7 +108,9 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
         if on_shard is not None:
             on_shard(bar.done, len(jobs))
 
-    if evaluator is not None:
+    if evaluator is not None and workers > 1:
+        _run_batched_on_workers(todo, seed, settings, evaluator, batch_games, workers, done)
+    elif evaluator is not None:
         _run_batched(todo, seed, settings, evaluator, batch_games, done)
     else:
         _run(todo, seed, settings, workers, backend, ray_address, done)
@@ -199,6 +203,42 @@ def _run_batched(todo: List[Any], seed: int, settings: GameSettings, evaluator: 
             done(shard, concatenate([parts[g] for g in sorted(parts)]))
 
     play_games(evaluator, sorted(shard_of), seed, settings, batch_games, on_game)
+
+
+# The evaluator of a worker process, sent once when the worker starts (not with every
+# shard: a pattern evaluator's tables are megabytes).
+_WORKER_EVALUATOR: Optional[Evaluate] = None
+
+
+def _set_worker_evaluator(evaluator: Evaluate) -> None:
+    global _WORKER_EVALUATOR
+    _WORKER_EVALUATOR = evaluator
+
+
+def _play_shard_batched(shard: int, first: int, count: int, seed: int, settings: GameSettings,
+                        batch_games: int) -> Dict[str, np.ndarray]:
+    """A worker's job with an evaluator: one shard's games, batched together."""
+    assert _WORKER_EVALUATOR is not None
+    parts: Dict[int, Dict[str, np.ndarray]] = {}
+    play_games(_WORKER_EVALUATOR, range(first, first + count), seed, settings,
+               min(batch_games, count), lambda game, columns: parts.__setitem__(game, columns))
+    return concatenate([parts[g] for g in sorted(parts)])
+
+
+def _run_batched_on_workers(todo: List[Any], seed: int, settings: GameSettings,
+                            evaluator: Evaluate, batch_games: int, workers: int,
+                            done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    """Plays each shard's games batched on one of ``workers`` processes (an evaluator that
+    runs on the CPU, such as the pattern evaluator, uses every core this way).  A game's
+    record does not depend on its batch, so the shards are those of one process."""
+    jobs = [(shard, first, count, seed, settings, batch_games) for shard, first, count in todo]
+    try:
+        with Workers(workers, "local", None, _set_worker_evaluator, (evaluator,)) as pool:
+            for i, columns in pool.run(_play_shard_batched, jobs):
+                done(todo[i][0], columns)
+    except WorkersDied as exc:
+        raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
+                         f"because {exc}; the shards written are kept") from None
 
 
 def _evaluator_name(evaluator: Any) -> str:

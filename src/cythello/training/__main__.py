@@ -3,6 +3,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..errors import SettingsError, WeightsError
 from .pipeline import PRESETS, preset, run
 
 
@@ -51,10 +52,17 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--seed", type=int, help="seed of the run (default: the preset's)")
     ap.add_argument("--games", type=int, help="self-play games per round")
     ap.add_argument("--rounds", type=int, help="self-play rounds")
+    ap.add_argument("--start-weights", help="weights file guiding the first round's PUCT "
+                                            "self-play (the full preset's)")
     args = ap.parse_args(argv)
     overrides = {k: v for k, v in (("seed", args.seed), ("games", args.games),
-                                   ("rounds", args.rounds)) if v is not None}
-    run(preset(args.preset, **overrides), args.workdir, args.out, workers=args.workers)
+                                   ("rounds", args.rounds),
+                                   ("start_weights", args.start_weights)) if v is not None}
+    try:
+        run(preset(args.preset, **overrides), args.workdir, args.out, workers=args.workers)
+    except (SettingsError, WeightsError) as exc:
+        print(f"python -m cythello.training: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -4,11 +4,13 @@ weights, stage by stage from the end of the game backwards.
     python -m cythello.training --preset full --workdir train-run --out my.weights
     python -m cythello.training --preset tiny --workdir /tmp/t --out /tmp/t.weights
 
-1. Self-play (``cythello.selfplay``): games of the MCTS engine from randomised openings
-   (the first moves drawn in proportion to the search's visits, then an occasional
-   random move), on all workers.  From the second round on, the engine plays with the
-   weights of the round before, so the positions look more and more like the ones the
-   strong engine meets.
+1. Self-play (``cythello.selfplay``) from randomised openings (the first moves drawn in
+   proportion to the search's visits, then an occasional random move), on all workers:
+   ``player="mcts"``, the MCTS engine (with the weights of the round before from the
+   second round on), or ``player="puct"``, the PUCT search guided by the pattern
+   evaluation (:class:`~cythello.nn.PatternEvaluator`) of the round before, and in the
+   first round of ``start_weights``: four to five times as many games a second, and
+   games of the stronger engine.
 2. Positions: every position of those games plus off-path positions (one random move
    away), deduplicated.
 3. Labels and fit, stage by stage from the fewest empties: a stage whose positions have at
@@ -27,6 +29,7 @@ and picks up the self-play shards and labels already made.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, replace
@@ -35,8 +38,9 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from ..errors import SettingsError
 from ..eval import PatternWeights, patterns
-from ..eval.weights import save_weights, unpack
+from ..eval.weights import load_weights, save_weights, unpack
 from ..selfplay import generate
 from . import data as tdata
 from .calibrate import calibrate, sample_boards
@@ -49,7 +53,10 @@ class Config:
     """The knobs of a training run (see the presets)."""
 
     games: int = 24000              # self-play games per round
+    player: str = "mcts"            # self-play engine: "mcts" or "puct"
     iterations: int = 400           # MCTS iterations per self-play move
+    simulations: int = 100          # PUCT simulations per self-play move
+    start_weights: str = ""         # weights file guiding round 1's PUCT games
     temperature_moves: int = 12     # first moves drawn in proportion to visits
     epsilon: float = 0.03           # then a random move with this probability
     off_path: float = 0.5           # off-path positions per game position
@@ -68,8 +75,12 @@ PRESETS: Dict[str, Config] = {
                    temperature_moves=4, games_per_shard=4, calibration=300),
     # A few minutes on 2 cores: a usable, weaker evaluation.
     "small": Config(games=1500, iterations=200, rounds=1, games_per_shard=50),
-    # What cythello ships (see the README for the time it takes).
-    "full": Config(),
+    # What cythello ships (see the README for the time it takes): PUCT self-play guided
+    # by 0.2.0's evaluation (give its file as start_weights), one round.
+    "full": Config(player="puct", games=40000, rounds=1, temperature_moves=16,
+                   games_per_shard=256),
+    # What cythello 0.2.0 shipped (MCTS self-play, three rounds; before mobility).
+    "full-0.2": Config(),
 }
 
 
@@ -80,6 +91,12 @@ def _log(message: str, log: Optional[Callable[[str], None]]) -> None:
 
 def _selfplay_settings(config: Config, round_index: int,
                        weights_file: Optional[Path]) -> Dict[str, Any]:
+    if config.player == "puct":
+        from ..nn import PatternEvaluator
+        guide = weights_file if round_index > 0 and weights_file is not None else config.start_weights
+        return {"evaluator": PatternEvaluator(load_weights(guide)), "batch_games": 256,
+                "simulations": config.simulations, "dirichlet_alpha": 0.5,
+                "dirichlet_fraction": 0.25}
     settings: Dict[str, Any] = {"iterations": config.iterations, "rollout": "heuristic",
                                 "progressive_bias": 4.0}
     if round_index > 0 and weights_file is not None:
@@ -163,6 +180,7 @@ def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
 def run(config: Config, workdir: Path, out: Path, workers: int = 1,
         log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
     """Run the whole pipeline; writes the weights to ``out`` and returns the report."""
+    check_config(config)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
@@ -207,10 +225,21 @@ def run(config: Config, workdir: Path, out: Path, workers: int = 1,
     return report
 
 
+def check_config(config: Config) -> None:
+    """The settings a run cannot start without, checked before any work."""
+    if config.player not in ("mcts", "puct"):
+        raise SettingsError(f"player must be 'mcts' or 'puct', not {config.player!r}")
+    if config.player == "puct":
+        if not config.start_weights:
+            raise SettingsError("PUCT self-play needs start_weights: the weights file whose "
+                                "evaluation guides the first round's games "
+                                "(--start-weights FILE)")
+        load_weights(config.start_weights)          # a WeightsError names a bad file
+
+
 def _digest(config: Config) -> str:
     """What the labels of a run depend on (all but the number of rounds and the shard
     size), for the label cache's file names."""
-    import hashlib
     fields = asdict(config)
     fields.pop("rounds")
     fields.pop("games_per_shard")
@@ -220,8 +249,12 @@ def _digest(config: Config) -> str:
 
 def _provenance(config: Config, round_index: int, positions: int, seconds: float) -> Dict[str, Any]:
     from .._version import __version__
+    start = {}
+    if config.player == "puct":
+        start = {"start_weights_sha256": hashlib.sha256(
+            Path(config.start_weights).read_bytes()).hexdigest()}
     return {"trained_by": "cythello.training.pipeline", "cythello": __version__,
-            "config": asdict(config), "rounds_done": round_index + 1,
+            "config": asdict(config), "rounds_done": round_index + 1, **start,
             "positions": positions, "seconds": round(seconds),
             "data": "cythello self-play only (no external games or weights)"}
 
