@@ -1,6 +1,6 @@
 """The evaluation benchmark: speed, held-out accuracy against exact scores, weights size.
 
-    python3 benchmarks/bench_eval.py [--weights FILE]
+    python3 benchmarks/bench_eval.py [--weights FILE] [--baseline FILE]
 
 Accuracy: mean absolute error (discs) on ``benchmarks/data/heldout.txt`` (self-play
 positions with exact solver scores, never used in training; see make_heldout.py), per
@@ -17,9 +17,12 @@ import numpy as np
 import cythello as cy
 from cythello.eval import load_weights, patterns
 from cythello.eval._patterns import EVAL_BUILD
+from cythello.records.obf import read_obf
 from cythello.training.calibrate import consistency
 
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
+FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
 def square_tables():
@@ -75,6 +78,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", help="weights file (default: the shipped weights)")
+    ap.add_argument("--baseline", default=str(BASELINE),
+                    help="weights to compare with (default: cythello 0.2.0's)")
     args = ap.parse_args()
     weights = load_weights(args.weights)
     info = weights.info
@@ -110,29 +115,44 @@ def main() -> None:
     if not HELDOUT.exists():
         print(f"no held-out set at {HELDOUT}: run benchmarks/make_heldout.py")
         return
+    base = load_weights(args.baseline)
     rows = [line.rsplit(" ", 1) for line in HELDOUT.read_text().splitlines() if line.strip()]
     held = [(cy.Board(text), int(score)) for text, score in rows]
     rollout, prior, zones = square_tables()
     ev = np.array([weights.evaluate(b) for b, _ in held])
+    ev0 = np.array([base.evaluate(b) for b, _ in held])
     y = np.array([s for _, s in held], dtype=float)
     sq_roll = np.array([square_score(b, rollout, zones, lambda s: 1 if s in (9, 14, 49, 54) else 3)
                         for b, _ in held])
     sq_prior = np.array([square_score(b, prior, zones, lambda s: 0.0) for b, _ in held])
     e = np.array([b.empties() for b, _ in held])
-    print(f"\nheld-out MAE in discs against exact scores ({len(held)} positions):")
-    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'rollout table':>14} {'prior table':>12} {'ratio':>6}")
+    print(f"\nheld-out MAE in discs against exact scores ({len(held)} positions), "
+          f"baseline {Path(args.baseline).name}:")
+    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9} {'rollout table':>14} "
+          f"{'prior table':>12} {'ratio':>6}")
     groups = [(lo, lo + 3) for lo in range(13, 61, 4)]
     for lo, hi in groups + [(14, 30)]:
         m = (e >= lo) & (e <= hi)
         if m.sum() < 5:
             continue
         ours = float(np.abs(ev[m] - y[m]).mean())
+        theirs = float(np.abs(ev0[m] - y[m]).mean())
         r1 = best_scaled_mae(sq_roll[m], y[m])
         r2 = best_scaled_mae(sq_prior[m], y[m])
         label = f"{max(lo, int(e[m].min()))}-{min(hi, int(e[m].max()))}"
-        print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {r1:>14.2f} {r2:>12.2f} "
+        print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {theirs:>9.2f} {r1:>14.2f} {r2:>12.2f} "
               f"{ours / min(r1, r2):>6.2f}")
 
+    print("\nFFO positions: MAE in discs of the static value against the best move's exact score")
+    print(f"{'set':>9} {'n':>5} {'empties':>8} {'patterns':>9} {'baseline':>9}")
+    for name in ("fforum-1-19.obf", "fforum-20-39.obf", "fforum-40-59.obf"):
+        positions = list(read_obf(FFO / name))
+        exact = np.array([p.best_score for p in positions], dtype=float)
+        ours = np.array([weights.evaluate(p.board) for p in positions])
+        theirs = np.array([base.evaluate(p.board) for p in positions])
+        empties = [p.board.empties() for p in positions]
+        print(f"{name[7:-4]:>9} {len(positions):>5} {min(empties):>3}-{max(empties):<4} "
+              f"{np.abs(ours - exact).mean():>9.2f} {np.abs(theirs - exact).mean():>9.2f}")
 
 if __name__ == "__main__":
     main()

@@ -339,6 +339,44 @@ def test_training_pipeline_end_to_end(tmp_path):
     assert stage["labels"] == "exact" and stage["train_mae"] < 8
 
 
+def test_exact_labels_are_remembered_across_rounds(tmp_path, monkeypatch):
+    """The exact-label memory keeps the bitboards whole (uint64, not float64), so a later
+    round finds every position an earlier one solved."""
+    from cythello.training import pipeline
+    boards = [b for b in random_boards(60, seed=9) if 0 < b.empties() <= 8
+              and not b.is_game_over()][:20]
+    own, opp = bitboards(boards)
+    memory = tmp_path / "exact.npz"
+    first = pipeline._exact_with_memory(own, opp, 1, memory)
+    with np.load(memory) as m:
+        assert np.array_equal(m["own"], own) and np.array_equal(m["opp"], opp)
+    monkeypatch.setattr(pipeline, "exact_scores", lambda *a: pytest.fail("solved again"))
+    assert np.array_equal(pipeline._exact_with_memory(own, opp, 1, memory), first)
+
+
+def test_training_pipeline_with_puct_self_play(tmp_path):
+    """The full preset's player: PUCT games guided by a start evaluation, on 1 or 2
+    processes alike; a bad start is refused before any work."""
+    from cythello.errors import SettingsError
+    from cythello.training import preset, run
+    config = preset("tiny", player="puct", start_weights=str(DEFAULT_PATH), simulations=16)
+    run(config, tmp_path / "a", tmp_path / "a.weights", workers=2, log=None)
+    run(config, tmp_path / "b", tmp_path / "b.weights", workers=1, log=None)
+    a, header = read_weights(tmp_path / "a.weights")
+    assert np.array_equal(a, read_weights(tmp_path / "b.weights")[0])
+    assert header["provenance"]["start_weights_sha256"] == \
+        __import__("hashlib").sha256(DEFAULT_PATH.read_bytes()).hexdigest()
+    assert (tmp_path / "a" / "selfplay-r0" / "run.json").read_text().count("PatternEvaluator")
+    with pytest.raises(SettingsError, match="start_weights"):
+        run(preset("tiny", player="puct"), tmp_path / "c", tmp_path / "c.weights", log=None)
+    with pytest.raises(WeightsError):
+        run(preset("tiny", player="puct", start_weights=str(tmp_path / "none.weights")),
+            tmp_path / "c", tmp_path / "c.weights", log=None)
+    with pytest.raises(SettingsError, match="player"):
+        run(preset("tiny", player="alphabeta"), tmp_path / "c", tmp_path / "c.weights",
+            log=None)
+
+
 def test_calibration_makes_the_evaluation_agree_with_itself():
     from cythello.eval import PatternWeights
     from cythello.eval.weights import DEFAULT_PATH, unpack

@@ -155,7 +155,9 @@ def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
                        memory: Path) -> np.ndarray:
     """Exact scores, solving only positions no earlier round solved (an exact score does
     not depend on the weights, so it is kept across rounds in ``memory``)."""
-    known_own = known_opp = known = np.zeros(0)
+    # uint64, never float: a bitboard through float64 loses its low bits.
+    known_own = known_opp = np.zeros(0, np.uint64)
+    known = np.zeros(0)
     if memory.exists():
         with np.load(memory) as m:
             known_own, known_opp, known = m["own"], m["opp"], m["labels"]
