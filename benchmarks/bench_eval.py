@@ -21,6 +21,10 @@ from cythello.records.obf import read_obf
 from cythello.training.calibrate import consistency
 
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+# Positions with 13-16 empties from PUCT self-play guided by 0.2.0's weights (seeds 101 and
+# 102; the training pipeline's are seed * 1000 + round), off-path ones included, and their
+# exact scores: the kind of positions 0.3.0's weights were trained on.
+HELDOUT_PUCT = Path(__file__).resolve().parent / "data" / "heldout-puct.txt"
 BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -142,6 +146,22 @@ def main() -> None:
         label = f"{max(lo, int(e[m].min()))}-{min(hi, int(e[m].max()))}"
         print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {theirs:>9.2f} {r1:>14.2f} {r2:>12.2f} "
               f"{ours / min(r1, r2):>6.2f}")
+
+    if HELDOUT_PUCT.exists():
+        rows = [line.rsplit(" ", 1) for line in HELDOUT_PUCT.read_text().splitlines() if line]
+        boards = [cy.Board(text) for text, _ in rows]
+        y = np.array([int(score) for _, score in rows], dtype=float)
+        e = np.array([b.empties() for b in boards])
+        ev = np.array([weights.evaluate(b) for b in boards])
+        ev0 = np.array([base.evaluate(b) for b in boards])
+        print(f"\n{HELDOUT_PUCT.name}: MAE in discs against exact scores ({len(y)} positions "
+              f"of PUCT self-play, seeds no training run uses)")
+        print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9}")
+        for lo, hi in [(k, k) for k in range(int(e.min()), int(e.max()) + 1)] + \
+                [(int(e.min()), int(e.max()))]:
+            m = (e >= lo) & (e <= hi)
+            print(f"{lo if lo == hi else f'{lo}-{hi}':>9} {int(m.sum()):>5} "
+                  f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f}")
 
     print("\nFFO positions: MAE in discs of the static value against the best move's exact score")
     print(f"{'set':>9} {'n':>5} {'empties':>8} {'patterns':>9} {'baseline':>9}")

@@ -80,7 +80,7 @@ def read_weights(path: _PathLike) -> "tuple[np.ndarray, Dict[str, Any]]":
     if not isinstance(header.get("provenance", {}), dict):
         raise WeightsError(f"{where} is corrupt (its provenance is not a JSON object)")
     size = {patterns.layout_id(): patterns.packed_size(),
-            patterns.LAYOUT_0_2: patterns.PACKED_SIZE_0_2}.get(header.get("layout"))
+            patterns.LAYOUT_0_2: patterns.PACKED_SIZE_0_2}.get(str(header.get("layout")))
     if size is None:
         raise WeightsError(f"{where} was made for feature layout {header.get('layout')!r}, "
                            f"not this cythello's {patterns.layout_id()!r}")

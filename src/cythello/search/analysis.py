@@ -28,7 +28,7 @@ class MoveReview:
     best: str                         # the engine's choice
     forced: bool                      # the only legal move (or a pass): not searched
     value: Optional[float] = None     # of the move played
-    best_value: Optional[float] = None
+    best_value: Optional[float] = None   # of the engine's choice
     loss: Optional[float] = None      # best_value - value, at least 0
     exact: bool = False               # values are exact scores (the position was solved)
 
@@ -63,7 +63,11 @@ def analyse_game(start: Board, moves: Sequence[int], player: MCTSPlayer,
             result = with_exact_scores(board, player.search(board, book=False))
             values = {s.move: s.discs for s in result.moves if s.discs is not None}
             review.best = result.best_move_name
-            review.best_value = max(values.values()) if values else None
+            # The value of the engine's choice (the most searched move), not the largest
+            # value of any move: a move searched a few times can show a lucky mean, and
+            # playing the engine's own choice must cost nothing.
+            review.best_value = values.get(result.best_move,
+                                           max(values.values()) if values else None)
             review.value = values.get(move)
             review.exact = result.exact_score is not None
             if review.value is not None and review.best_value is not None:

@@ -1,7 +1,8 @@
 """The evaluation-training pipeline: self-play games -> positions -> labels -> fitted
 weights, stage by stage from the end of the game backwards.
 
-    python -m cythello.training --preset full --workdir train-run --out my.weights
+    python -m cythello.training --preset full --start-weights benchmarks/data/eval-0.2.0.weights \
+        --workdir train-run --out my.weights --workers 2
     python -m cythello.training --preset tiny --workdir /tmp/t --out /tmp/t.weights
 
 1. Self-play (``cythello.selfplay``) from randomised openings (the first moves drawn in
