@@ -29,6 +29,12 @@ BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
+def read_heldout(path):
+    """``(board, exact score)`` of each line of a held-out file (make_heldout.py's format)."""
+    rows = [line.rsplit(" ", 1) for line in path.read_text().splitlines() if line.strip()]
+    return [(cy.Board(text), int(score)) for text, score in rows]
+
+
 def square_tables():
     """The two hand-set square tables: the heuristic rollout's move weights (corner 400,
     edge 40, inner 16; X-square 1 and C-square 3 while their corner is empty) and the
@@ -120,8 +126,7 @@ def main() -> None:
         print(f"no held-out set at {HELDOUT}: run benchmarks/make_heldout.py")
         return
     base = load_weights(args.baseline)
-    rows = [line.rsplit(" ", 1) for line in HELDOUT.read_text().splitlines() if line.strip()]
-    held = [(cy.Board(text), int(score)) for text, score in rows]
+    held = read_heldout(HELDOUT)
     rollout, prior, zones = square_tables()
     ev = np.array([weights.evaluate(b) for b, _ in held])
     ev0 = np.array([base.evaluate(b) for b, _ in held])
@@ -148,9 +153,9 @@ def main() -> None:
               f"{ours / min(r1, r2):>6.2f}")
 
     if HELDOUT_PUCT.exists():
-        rows = [line.rsplit(" ", 1) for line in HELDOUT_PUCT.read_text().splitlines() if line]
-        boards = [cy.Board(text) for text, _ in rows]
-        y = np.array([int(score) for _, score in rows], dtype=float)
+        held = read_heldout(HELDOUT_PUCT)
+        boards = [b for b, _ in held]
+        y = np.array([s for _, s in held], dtype=float)
         e = np.array([b.empties() for b in boards])
         ev = np.array([weights.evaluate(b) for b in boards])
         ev0 = np.array([base.evaluate(b) for b in boards])

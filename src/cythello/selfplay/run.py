@@ -2,11 +2,12 @@
 of shards, resumable, with a manifest that ties the directory to its arguments."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -165,6 +166,16 @@ def _pieces(todo: List[Any], workers: int) -> List[Any]:
     return out
 
 
+@contextlib.contextmanager
+def _failures_as_shard_error() -> Iterator[None]:
+    """Workers that kept dying stop the run with a ShardError (the shards written stay)."""
+    try:
+        yield
+    except WorkersDied as exc:
+        raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
+                         f"because {exc}; the shards written are kept") from None
+
+
 def _run(todo: List[Any], seed: int, settings: GameSettings, workers: int, backend: str,
          ray_address: Optional[str], done: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
     """Plays the shards on the workers; ``done`` gets each whole shard (its pieces joined
@@ -172,18 +183,14 @@ def _run(todo: List[Any], seed: int, settings: GameSettings, workers: int, backe
     pieces = _pieces(todo, workers if backend == "local" else 1)
     jobs = [(shard, first, count, seed, settings) for shard, _, _, first, count in pieces]
     parts: Dict[int, Dict[int, Dict[str, np.ndarray]]] = {}
-    try:
-        with Workers(workers, backend, ray_address) as pool:
-            for i, columns in pool.run(_play_shard, jobs):
-                shard, piece, count = pieces[i][:3]
-                got = parts.setdefault(shard, {})
-                got[piece] = columns
-                if len(got) == count:
-                    done(shard, concatenate([got[k] for k in range(count)]))
-                    del parts[shard]
-    except WorkersDied as exc:
-        raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
-                         f"because {exc}; the shards written are kept") from None
+    with _failures_as_shard_error(), Workers(workers, backend, ray_address) as pool:
+        for i, columns in pool.run(_play_shard, jobs):
+            shard, piece, count = pieces[i][:3]
+            got = parts.setdefault(shard, {})
+            got[piece] = columns
+            if len(got) == count:
+                done(shard, concatenate([got[k] for k in range(count)]))
+                del parts[shard]
 
 
 def _run_batched(todo: List[Any], seed: int, settings: GameSettings, evaluator: Evaluate,
@@ -232,13 +239,10 @@ def _run_batched_on_workers(todo: List[Any], seed: int, settings: GameSettings,
     runs on the CPU, such as the pattern evaluator, uses every core this way).  A game's
     record does not depend on its batch, so the shards are those of one process."""
     jobs = [(shard, first, count, seed, settings, batch_games) for shard, first, count in todo]
-    try:
-        with Workers(workers, "local", None, _set_worker_evaluator, (evaluator,)) as pool:
-            for i, columns in pool.run(_play_shard_batched, jobs):
-                done(todo[i][0], columns)
-    except WorkersDied as exc:
-        raise ShardError(f"self-play stopped: games failed {MAX_TRIES} times, each time "
-                         f"because {exc}; the shards written are kept") from None
+    with _failures_as_shard_error(), \
+            Workers(workers, "local", None, _set_worker_evaluator, (evaluator,)) as pool:
+        for i, columns in pool.run(_play_shard_batched, jobs):
+            done(todo[i][0], columns)
 
 
 def _evaluator_name(evaluator: Any) -> str:
