@@ -1,15 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The shipped pattern evaluation behind the evaluator contract (:mod:`cythello.nn`), in C:
-a reference network for the PUCT search that needs no training."""
-from libc.math cimport tanh
+a reference network for the PUCT search that needs no training.  The PUCT search calls
+:meth:`PatternEvaluator.evaluate_position` directly (``_pattern.pxd``), with the same
+answers as a call through Python but none of its cost."""
+from libc.math cimport tanh, INFINITY
 from libc.stdint cimport int16_t, uint64_t
 
 import numpy as np
 
 from cythello.core._planes cimport read_planes
 from cythello.core._rules cimport Position, legal_moves, next_position, first_square
-from cythello.eval._layout cimport EVAL_SCALE, eval_fn
-from cythello.eval._patterns cimport PatternWeights, evaluator_function
+from cythello.eval._layout cimport EVAL_SCALE
+from cythello.eval._patterns cimport evaluator_function
 from cythello.errors import SettingsError
 from cythello.search.settings import check_number, load_eval_weights
 
@@ -22,11 +24,6 @@ cdef class PatternEvaluator:
     ``d``, so ``(v + 1) / 2`` is the win rate ``1 / (1 + exp(-d / value_scale))`` the UCT
     search uses; a move's logit is the evaluation after it, for the mover, in units of
     ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the prior)."""
-
-    cdef PatternWeights _weights
-    cdef eval_fn _evaluate
-    cdef readonly double value_scale
-    cdef readonly double prior_scale
 
     def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0):
         loaded = load_eval_weights(weights)
@@ -49,26 +46,32 @@ cdef class PatternEvaluator:
         if x.shape[1] != 2 or x.shape[2] != 8 or x.shape[3] != 8:
             raise ValueError(f"planes must have shape (n, 2, 8, 8), not {np.shape(planes)}")
         cdef Py_ssize_t n = x.shape[0], i
-        logits = np.full((n, 65), -np.inf, dtype=np.float32)
+        logits = np.empty((n, 65), dtype=np.float32)
         values = np.empty(n, dtype=np.float32)
         cdef float[:, ::1] lg = logits
         cdef float[::1] v = values
-        cdef uint64_t P, O, moves
-        cdef Position child
-        cdef int sq
-        cdef const int16_t* table = self._weights.table
-        cdef double value_unit = 2.0 * self.value_scale * EVAL_SCALE
-        cdef double prior_unit = self.prior_scale * EVAL_SCALE
+        cdef uint64_t P, O
         with nogil:
             for i in range(n):
                 read_planes(&x[i, 0, 0, 0], &P, &O)
-                v[i] = <float>tanh(self._evaluate(table, P, O) / value_unit)
-                moves = legal_moves(P, O)
-                if moves == 0:
-                    lg[i, 64] = 0.0
-                while moves:
-                    sq = first_square(moves)
-                    moves &= moves - 1
-                    child = next_position(P, O, sq)
-                    lg[i, sq] = <float>(-self._evaluate(table, child.P, child.O) / prior_unit)
+                self.evaluate_position(P, O, &lg[i, 0], &v[i])
         return logits, values
+
+    cdef void evaluate_position(self, uint64_t P, uint64_t O, float* logits,
+                                float* value) noexcept nogil:
+        cdef const int16_t* table = self._weights.table
+        cdef double value_unit = 2.0 * self.value_scale * EVAL_SCALE
+        cdef double prior_unit = self.prior_scale * EVAL_SCALE
+        cdef uint64_t moves = legal_moves(P, O)
+        cdef Position child
+        cdef int sq
+        for sq in range(65):
+            logits[sq] = -INFINITY
+        value[0] = <float>tanh(self._evaluate(table, P, O) / value_unit)
+        if moves == 0:
+            logits[64] = 0.0
+        while moves:
+            sq = first_square(moves)
+            moves &= moves - 1
+            child = next_position(P, O, sq)
+            logits[sq] = <float>(-self._evaluate(table, child.P, child.O) / prior_unit)

@@ -29,6 +29,7 @@ from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
 )
 from cythello.core._planes cimport write_planes, write_legal
+from cythello.nn._pattern cimport PatternEvaluator
 from cythello.errors import SettingsError
 
 cdef enum:
@@ -141,6 +142,8 @@ cdef class PuctForest:
     cdef readonly object legal
     cdef float[:, :, :, ::1] _planes
     cdef uint8_t[:, ::1] _legal
+    cdef float* _logits                # max_batch x 65, the answers of run_native's steps
+    cdef float* _values                # max_batch
 
     def __cinit__(self, int n, int max_batch, uint32_t max_nodes, double c_puct,
                   str fpu, double fpu_reduction, double virtual_loss):
@@ -148,7 +151,10 @@ cdef class PuctForest:
             raise SettingsError("a forest needs a tree, a batch and two nodes")
         self.trees = <PTree*>malloc(n * sizeof(PTree))
         self.leaves = <Leaf*>malloc(max_batch * sizeof(Leaf))
-        if self.trees == NULL or self.leaves == NULL:
+        self._logits = <float*>malloc(max_batch * 65 * sizeof(float))
+        self._values = <float*>malloc(max_batch * sizeof(float))
+        if self.trees == NULL or self.leaves == NULL or self._logits == NULL \
+                or self._values == NULL:
             raise MemoryError()
         cdef int i
         for i in range(n):
@@ -174,6 +180,8 @@ cdef class PuctForest:
                 free(self.trees[i].nodes)
             free(self.trees)
         free(self.leaves)
+        free(self._logits)
+        free(self._values)
 
     # -- roots ------------------------------------------------------------------------
 
@@ -278,31 +286,69 @@ cdef class PuctForest:
         the leaves now waiting in the batch (``planes[:leaves]`` ...) and the descents that
         ended in finished games, scored at once.  Collisions count against ``want``."""
         self._check_idle()
+        cdef uint32_t[::1] w = self._want(want)
+        cdef int leaves, resolved
+        with nogil:
+            leaves = self._gather(&w[0], True, &resolved)
+        self.pending = leaves
+        return leaves, resolved
+
+    def run_native(self, PatternEvaluator evaluator, want, int steps=1):
+        """``steps`` search steps with the pattern ``evaluator`` called in C: each gathers
+        up to ``want[i]`` leaves in tree ``i`` as :meth:`gather` does, evaluates them as
+        a call of ``evaluator`` would and submits its answers, all without the GIL (the
+        trees end exactly as with :meth:`gather`, the call and :meth:`submit`).  Returns
+        ``(leaves, resolved)`` summed over the steps."""
+        self._check_idle()
+        if steps < 1:
+            raise ValueError(f"steps must be at least 1, not {steps}")
+        cdef uint32_t[::1] w = self._want(want)
+        cdef int step, k, leaves, resolved, total_leaves = 0, total_resolved = 0
+        with nogil:
+            for step in range(steps):
+                leaves = self._gather(&w[0], False, &resolved)
+                for k in range(leaves):
+                    evaluator.evaluate_position(self.leaves[k].P, self.leaves[k].O,
+                                                &self._logits[k * 65], &self._values[k])
+                self.pending = leaves
+                self._submit(self._logits, self._values)
+                total_leaves += leaves
+                total_resolved += resolved
+        return total_leaves, total_resolved
+
+    cdef uint32_t[::1] _want(self, want):
         cdef uint32_t[::1] w = np.ascontiguousarray(want, dtype=np.uint32)
         if w.shape[0] != self.n:
             raise ValueError(f"want must have {self.n} entries, not {w.shape[0]}")
-        cdef int i, k = 0, resolved = 0, outcome
-        cdef uint32_t attempt
         cdef uint64_t total = 0
+        cdef int i
         for i in range(self.n):
             total += w[i]
         if total > <uint64_t>self.max_batch:
             raise ValueError(f"want asks for {total} leaves, more than the batch of "
                              f"{self.max_batch}")
-        with nogil:
-            for i in range(self.n):
-                if self.trees[i].nodes == NULL:
-                    continue
-                for attempt in range(w[i]):
-                    outcome = self._descend(i, &self.leaves[k])
-                    if outcome == LEAF:
-                        write_planes(self.leaves[k].P, self.leaves[k].O, &self._planes[k, 0, 0, 0])
+        return w
+
+    cdef int _gather(self, const uint32_t* want, bint write, int* resolved) noexcept nogil:
+        """The descents of one step into ``self.leaves``: the leaves found (their planes
+        and legal masks written into the batch buffers when ``write``)."""
+        cdef int i, k = 0, outcome
+        cdef uint32_t attempt
+        resolved[0] = 0
+        for i in range(self.n):
+            if self.trees[i].nodes == NULL:
+                continue
+            for attempt in range(want[i]):
+                outcome = self._descend(i, &self.leaves[k])
+                if outcome == LEAF:
+                    if write:
+                        write_planes(self.leaves[k].P, self.leaves[k].O,
+                                     &self._planes[k, 0, 0, 0])
                         write_legal(self.leaves[k].P, self.leaves[k].O, &self._legal[k, 0])
-                        k += 1
-                    elif outcome == RESOLVED:
-                        resolved += 1
-        self.pending = k
-        return k, resolved
+                    k += 1
+                elif outcome == RESOLVED:
+                    resolved[0] += 1
+        return k
 
     cdef int _descend(self, int i, Leaf* leaf) noexcept nogil:
         cdef PTree* t = &self.trees[i]
@@ -383,13 +429,18 @@ cdef class PuctForest:
         if lg.shape[0] != self.pending or lg.shape[1] != 65 or v.shape[0] != self.pending:
             raise ValueError(f"submit expects {self.pending} x 65 logits and {self.pending} "
                              "values")
-        cdef int k
         with nogil:
-            for k in range(self.pending):
-                self._expand(&self.leaves[k], &lg[k, 0])
-                _backup(&self.trees[self.leaves[k].tree], self.leaves[k].path,
-                        self.leaves[k].depth, -v[k], self.virtual_loss, False)
-                self.trees[self.leaves[k].tree].sims += 1
+            self._submit(&lg[0, 0] if self.pending else NULL, &v[0] if self.pending else NULL)
+
+    cdef void _submit(self, const float* logits, const float* values) noexcept nogil:
+        """Expand the waiting leaves with their rows of ``logits`` (65 a leaf) and back up
+        ``values``."""
+        cdef int k
+        for k in range(self.pending):
+            self._expand(&self.leaves[k], &logits[k * 65])
+            _backup(&self.trees[self.leaves[k].tree], self.leaves[k].path,
+                    self.leaves[k].depth, -values[k], self.virtual_loss, False)
+            self.trees[self.leaves[k].tree].sims += 1
         self.pending = 0
 
     cdef void _expand(self, Leaf* leaf, const float* logits) noexcept nogil:

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core._board import Board
 from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
+from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._endgame import Solver
 from ._puct import PuctForest
@@ -41,6 +42,9 @@ from .settings import (
 from .states import StopReason
 
 MAX_BATCH = 1 << 16
+# Simulations per call into C when the evaluator is the pattern evaluation (a millisecond
+# or so: time limits and stop() are checked between calls).
+NATIVE_CHUNK = 256
 MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 
 
@@ -113,6 +117,20 @@ def evaluate_batch(forest: PuctForest, evaluator: Evaluate, leaves: int, call: i
         raise
 
 
+def search_step(forest: PuctForest, evaluator: Evaluate, want: Any, call: int,
+                steps: int = 1) -> int:
+    """``steps`` search steps of ``forest`` (one when ``evaluator`` runs in Python: a step
+    is one call of it); the leaves evaluated.  The shipped :class:`PatternEvaluator` is
+    called in C, without Python, with the same answers (and so the same trees)."""
+    if type(evaluator) is PatternEvaluator:
+        leaves, _ = forest.run_native(evaluator, want, steps)
+        return int(leaves)
+    leaves, _ = forest.gather(want)
+    if leaves:
+        evaluate_batch(forest, evaluator, leaves, call)
+    return int(leaves)
+
+
 def root_noise(forest: PuctForest, tree: int, settings: PUCTSettings,
                rng: np.random.Generator) -> None:
     """Mix Dirichlet noise into an expanded root's priors (when the settings ask for it)."""
@@ -173,7 +191,8 @@ class PUCTPlayer:
         self._lock = threading.Lock()           # one search at a time
         self._stop = False
         self._solver = Solver()
-        self.evaluator_calls = 0                # over the player's life
+        self.evaluator_calls = 0                # calls into Python, over the player's life
+        self._native = type(evaluator) is PatternEvaluator     # evaluated in C
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.as_dict().items()
@@ -258,10 +277,14 @@ class PUCTPlayer:
                 if forest.root_visits(0) > MAX_ROOT_VISITS - s.batch_size:
                     break                 # visits are 32-bit counts (hours of search)
             want = s.batch_size if budget is None else min(s.batch_size, budget - done)
-            leaves, _ = forest.gather([want])
-            if leaves:
+            steps = 1
+            if self._native and forest.root_expanded(0):
+                steps = max(1, NATIVE_CHUNK // want)
+                if budget is not None:
+                    steps = max(1, min(steps, (budget - done) // want))
+            leaves = search_step(forest, self.evaluator, [want], calls + 1, steps)
+            if leaves and not self._native:
                 calls += 1
-                evaluate_batch(forest, self.evaluator, leaves, calls)
             if not noised and forest.root_expanded(0):
                 root_noise(forest, 0, s, self._rng)
                 noised = True

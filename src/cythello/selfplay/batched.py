@@ -25,9 +25,9 @@ from ..search.puct import (
     PUCTSettings,
     best_root_move,
     draw_move,
-    evaluate_batch,
     root_mean,
     root_noise,
+    search_step,
 )
 from .games import GameSettings, Row, game_columns, game_seed, start_board
 
@@ -97,9 +97,8 @@ class _SelfPlay:
         for slot, game in enumerate(self.slots):
             if game is not None:
                 want[slot] = min(self.puct.batch_size, self.budget - forest.simulations(slot))
-        leaves, _ = forest.gather(want)
+        leaves = search_step(forest, self.evaluator, want, call)
         if leaves:
-            evaluate_batch(forest, self.evaluator, leaves, call)
             if self.on_call is not None:
                 self.on_call(leaves)
         for slot, game in enumerate(self.slots):
