@@ -274,13 +274,66 @@ def test_time_limit_and_stop():
 def test_a_full_node_pool_does_not_end_the_search():
     """At its node cap the tree stops growing, not searching: it runs to its limits with
     a sound tree, and its choice still follows the evaluator."""
-    player = cy.PUCTPlayer(disc_lead, simulations=20000, max_nodes=200, batch_size=4)
+    player = cy.PUCTPlayer(disc_lead, simulations=20000, max_nodes=200, batch_size=4,
+                           recycle=False)
     result = player.search(cy.Board())
     assert result.stop_reason == "iterations" and result.iterations == 20000
     assert result.nodes <= 200 and player._forest.is_full(0)
     assert player._forest.check_tree(0) == []
-    timed = cy.PUCTPlayer(uniform_evaluator, time_limit=0.3, max_nodes=100).search(cy.Board())
+    timed = cy.PUCTPlayer(uniform_evaluator, time_limit=0.3, max_nodes=100,
+                          recycle=False).search(cy.Board())
     assert timed.stop_reason == "time" and timed.elapsed >= 0.29 and timed.nodes <= 100
+
+
+def test_a_full_tree_is_recycled_and_grows_on():
+    """Recycling keeps the root's children and the subtrees of the most visited nodes
+    within half the cap, loses no visit of what it keeps, and leaves a sound tree that
+    the search grows again; with room for everything it changes nothing."""
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    forest = PUCTSettings(max_nodes=5000).forest(1)
+    forest.set_root(0, *board.position())
+    evaluator = PatternEvaluator()
+    for _ in range(4):
+        while not forest.is_full(0):
+            forest.run_native(evaluator, [1], 16)
+        visits, children = forest.root_visits(0), forest.root_children(0)
+        line = forest.principal_variation(0, 3)
+        kept = forest.recycle(0)
+        assert kept == forest.nodes(0) <= 2500 and not forest.is_full(0)
+        assert forest.root_visits(0) == visits and forest.check_tree(0) == []
+        assert all(np.array_equal(a, b) for a, b in zip(children, forest.root_children(0)))
+        assert forest.principal_variation(0, 3) == line
+    size, line = forest.nodes(0), forest.principal_variation(0)
+    assert forest.recycle(0, keep=1.0) == size and forest.principal_variation(0) == line
+    with pytest.raises(ValueError, match="keep"):
+        forest.recycle(0, keep=0)
+
+    player = cy.PUCTPlayer(evaluator, time_limit=0.3, max_nodes=3000)
+    result = player.search(board)
+    assert result.stop_reason == "time" and result.elapsed >= 0.29
+    assert player.recycled > 0 and result.nodes <= 3000
+    assert player._forest.check_tree(0) == []
+
+
+@pytest.mark.parametrize("batch_size", [1, 5])
+def test_the_pattern_evaluator_is_called_in_c_with_the_same_trees(batch_size):
+    """The shipped evaluator skips Python (no evaluator calls) and grows exactly the tree
+    that the same evaluator called through Python grows."""
+    board = _random_board(7, 14)
+    evaluator = PatternEvaluator()
+    native = cy.PUCTPlayer(evaluator, simulations=3000, batch_size=batch_size)
+    wrapped = cy.PUCTPlayer(lambda planes, legal: evaluator(planes, legal),
+                            simulations=3000, batch_size=batch_size)
+    a, b = native.search(board), wrapped.search(board)
+    assert native.evaluator_calls == 0 and wrapped.evaluator_calls > 0
+    assert [(m.move, m.visits, m.win_rate) for m in a.moves] == \
+        [(m.move, m.visits, m.win_rate) for m in b.moves]
+    assert a.nodes == b.nodes and a.principal_variation == b.principal_variation
+    forest = PUCTSettings().forest(1)
+    with pytest.raises(ValueError, match="steps"):
+        forest.run_native(evaluator, [1], 0)
+    with pytest.raises(TypeError):
+        forest.run_native(disc_lead, [1], 1)
 
 
 def test_settings_are_checked_once():
@@ -333,6 +386,17 @@ def test_selfplay_shards_do_not_depend_on_batch_games(tmp_path):
     legal_ok = [cy.Board.from_bitboards(int(b), int(w), int(t)).is_legal(int(m))
                 for b, w, t, m in zip(data["black"], data["white"], data["turn"], data["move"])]
     assert all(legal_ok)
+
+
+def test_selfplay_with_the_pattern_evaluator_in_c_gives_the_same_shards(tmp_path):
+    evaluator = PatternEvaluator()
+    runs = []
+    for name, guide in (("c", evaluator), ("py", lambda p, m: evaluator(p, m))):
+        out = tmp_path / name
+        selfplay.generate(4, out, seed=13, evaluator=guide, simulations=30,
+                          games_per_shard=2, temperature_moves=6, dirichlet_alpha=0.5)
+        runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
+    assert runs[0] == runs[1] and len(runs[0]) == 2
 
 
 def test_selfplay_with_an_evaluator_on_worker_processes_gives_the_same_shards(tmp_path):

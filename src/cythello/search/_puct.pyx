@@ -19,7 +19,7 @@ parent's mean for the side to move minus ``fpu_reduction`` (``FPU_PARENT``), a d
 loss.
 """
 from libc.math cimport sqrt, exp, isfinite, INFINITY
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
@@ -36,6 +36,8 @@ cdef enum:
     EXPANDED = 1          # children allocated and given priors
     TERMINAL = 2          # the game is over here (``outcome`` holds its result)
     PENDING = 4           # a leaf waiting for its evaluation (in the current batch)
+    EXTRA_VISITS = 8      # visits its children do not account for: a leaf revisited in a
+                          # full tree, or a node whose children a recycling took
 
 cdef enum:
     MAX_PATH = 128        # 60 placements and their passes: a path is never longer
@@ -140,8 +142,10 @@ cdef class PuctForest:
     cdef int fpu
     cdef readonly object planes
     cdef readonly object legal
-    cdef float[:, :, :, ::1] _planes
+    cdef float[:, :, :, ::1] _planes  # keep the buffers' views alive ...
     cdef uint8_t[:, ::1] _legal
+    cdef float* _planes_at             # ... for these pointers into them (no checks in C)
+    cdef uint8_t* _legal_at
     cdef float* _logits                # max_batch x 65, the answers of run_native's steps
     cdef float* _values                # max_batch
 
@@ -172,6 +176,8 @@ cdef class PuctForest:
         self.legal = np.zeros((max_batch, 65), dtype=np.bool_)
         self._planes = self.planes
         self._legal = self.legal.view(np.uint8)
+        self._planes_at = &self._planes[0, 0, 0, 0]
+        self._legal_at = &self._legal[0, 0]
 
     def __dealloc__(self):
         cdef int i
@@ -261,6 +267,33 @@ cdef class PuctForest:
         t.capacity = fresh.capacity
         return True
 
+    def recycle(self, int i, double keep=0.5):
+        """Make room in tree ``i`` (at its node cap, say): keep the children of the most
+        visited nodes, as many as fill ``keep`` of the cap at most, and make every other
+        expanded node a leaf again (its visits and value stay: what it learned about
+        itself is not lost; its subtree grows again if the search comes back).  The tree
+        is compacted in place (a bitmap of the nodes kept is the only other memory, one
+        bit a node).  Returns the nodes kept."""
+        self._check_tree(i)
+        self._check_idle()
+        if not 0.0 < keep <= 1.0:
+            raise ValueError(f"keep must be in (0, 1], not {keep}")
+        cdef PTree* t = &self.trees[i]
+        cdef uint64_t target = <uint64_t>(keep * self.max_nodes)
+        cdef uint32_t words = (t.size + 63) // 64
+        cdef uint64_t* kept = <uint64_t*>calloc(words, sizeof(uint64_t))
+        cdef uint32_t* before = <uint32_t*>malloc(words * sizeof(uint32_t))
+        if kept == NULL or before == NULL:
+            free(kept)
+            free(before)
+            raise MemoryError()
+        cdef uint32_t size
+        with nogil:
+            size = _recycle(t, _recycle_threshold(t, target), kept, before)
+        free(kept)
+        free(before)
+        return size
+
     def mix_root_noise(self, int i, noise, double fraction):
         """Blend ``noise`` (one number per root child, in child order) into tree ``i``'s
         root priors: ``(1 - fraction) * prior + fraction * noise`` (AlphaZero's Dirichlet
@@ -343,8 +376,8 @@ cdef class PuctForest:
                 if outcome == LEAF:
                     if write:
                         write_planes(self.leaves[k].P, self.leaves[k].O,
-                                     &self._planes[k, 0, 0, 0])
-                        write_legal(self.leaves[k].P, self.leaves[k].O, &self._legal[k, 0])
+                                     &self._planes_at[k * 128])
+                        write_legal(self.leaves[k].P, self.leaves[k].O, &self._legal_at[k * 65])
                     k += 1
                 elif outcome == RESOLVED:
                     resolved[0] += 1
@@ -373,6 +406,7 @@ cdef class PuctForest:
                 # again (the mean of its identical evaluations), and the search goes on
                 # refining the tree it has within its memory.
                 _backup(t, leaf.path, depth, node.value / node.visits, 0.0, True)
+                node.flags |= EXTRA_VISITS
                 t.sims += 1
                 return RESOLVED
             if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
@@ -452,6 +486,7 @@ cdef class PuctForest:
         cdef uint32_t first = _alloc(t, k, self.max_nodes)
         if first == NO_NODE:
             t.full = True         # the leaf keeps its value and stays a leaf
+            t.nodes[n].flags |= EXTRA_VISITS
             return
         cdef double top = -INFINITY, total = 0.0, p
         cdef int sq, j = 0
@@ -561,7 +596,8 @@ cdef class PuctForest:
 
     def check_tree(self, int i):
         """Walk tree ``i`` and return its invariants' breaches (for tests): every expanded
-        node has 1 + its children's visits (no leaf waiting), priors sum to 1, means lie in
+        node has 1 + its children's visits (no leaf waiting; more when it was
+        revisited as a leaf of a full tree or a recycling took its children), priors sum to 1, means lie in
         [-1, 1]."""
         self._check_tree(i)
         cdef PTree* t = &self.trees[i]
@@ -581,7 +617,8 @@ cdef class PuctForest:
             for c in range(node.first_child, node.first_child + node.num_children):
                 child_visits += t.nodes[c].visits
                 prior_sum += t.nodes[c].prior
-            if node.visits != child_visits + 1:
+            if node.visits != child_visits + 1 and not (
+                    node.flags & EXTRA_VISITS and node.visits > child_visits):
                 problems.append(f"node {n}: {node.visits} visits, children {child_visits}")
             if abs(prior_sum - 1.0) > 1e-4:
                 problems.append(f"node {n}: priors sum to {prior_sum}")
@@ -612,3 +649,74 @@ cdef void _backup(PTree* t, uint32_t* path, uint32_t depth, double value, double
         if add_visit:
             t.nodes[path[d]].visits += 1
         value = -value
+
+
+cdef uint32_t _recycle_threshold(PTree* t, uint64_t target) noexcept nogil:
+    """The least power of two T such that the root's children and those of every other
+    node with at least T visits number ``target`` at most (at least 1 node: the root)."""
+    cdef uint64_t children[33]
+    cdef uint64_t total
+    cdef uint32_t n, v
+    cdef int b
+    for b in range(33):
+        children[b] = 0
+    for n in range(1, t.size):
+        if t.nodes[n].flags & EXPANDED:
+            v = t.nodes[n].visits
+            b = 0
+            while v > 1:
+                v >>= 1
+                b += 1
+            children[b] += t.nodes[n].num_children
+    total = 1 + (t.nodes[0].num_children if t.nodes[0].flags & EXPANDED else 0)
+    b = 32
+    while b > 0 and total + children[b - 1] <= target:
+        b -= 1
+        total += children[b]
+    return 0xFFFFFFFF if b == 32 else (<uint32_t>1) << b
+
+
+cdef inline bint _is_kept(const uint64_t* kept, uint32_t n) noexcept nogil:
+    return (kept[n >> 6] >> (n & 63)) & 1
+
+
+cdef inline uint32_t _rank(const uint64_t* kept, const uint32_t* before, uint32_t n) noexcept nogil:
+    """Kept nodes before ``n``: its index once the tree is compacted."""
+    return before[n >> 6] + count(kept[n >> 6] & (((<uint64_t>1) << (n & 63)) - 1))
+
+
+cdef uint32_t _recycle(PTree* t, uint32_t threshold, uint64_t* kept,
+                       uint32_t* before) noexcept nogil:
+    """Keep the root and the children of the nodes with ``threshold`` visits or more
+    (and kept themselves), compacting the tree in place; returns its new size.  Children
+    blocks come after their parents, so one pass in index order marks the nodes kept and
+    another moves each one down to its rank (never onto a node not yet moved)."""
+    cdef uint32_t n, c, words = (t.size + 63) // 64, w, size
+    cdef PNode* node
+    kept[0] = 1
+    for n in range(t.size):
+        node = &t.nodes[n]
+        if _is_kept(kept, n) and node.flags & EXPANDED and (n == 0 or node.visits >= threshold):
+            for c in range(node.first_child, node.first_child + node.num_children):
+                kept[c >> 6] |= (<uint64_t>1) << (c & 63)
+    size = 0
+    for w in range(words):
+        before[w] = size
+        size += count(kept[w])
+    for n in range(t.size):
+        if not _is_kept(kept, n):
+            continue
+        node = &t.nodes[n]
+        if node.flags & EXPANDED:
+            if n == 0 or node.visits >= threshold:
+                node.first_child = _rank(kept, before, node.first_child)
+            else:
+                node.flags = (node.flags & ~EXPANDED) | EXTRA_VISITS
+                node.first_child = 0
+                node.num_children = 0
+        c = _rank(kept, before, n)
+        if c != n:
+            t.nodes[c] = node[0]
+    t.size = size
+    t.full = False
+    return size

@@ -84,7 +84,10 @@ class PUCTSettings(SettingsType):
                                     "squares, as MCTSPlayer does (0: never; the network "
                                     "plays to the end)")
     max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node "
-                              "cap (a full tree stops growing, not searching)")
+                              "cap, tree reuse included (24 bytes a node)")
+    recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
+                             "visited nodes and grows on (false: it stops growing and "
+                             "searches on within the nodes it has)")
     seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
                                    "(None: fresh)", optional=True)
 
@@ -193,6 +196,7 @@ class PUCTPlayer:
         self._solver = Solver()
         self.evaluator_calls = 0                # calls into Python, over the player's life
         self._native = type(evaluator) is PatternEvaluator     # evaluated in C
+        self.recycled = 0                       # recyclings of the tree, over its life
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.as_dict().items()
@@ -285,6 +289,9 @@ class PUCTPlayer:
             leaves = search_step(forest, self.evaluator, [want], calls + 1, steps)
             if leaves and not self._native:
                 calls += 1
+            if s.recycle and forest.is_full(0):
+                forest.recycle(0)
+                self.recycled += 1
             if not noised and forest.root_expanded(0):
                 root_noise(forest, 0, s, self._rng)
                 noised = True

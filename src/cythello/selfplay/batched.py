@@ -98,9 +98,8 @@ class _SelfPlay:
             if game is not None:
                 want[slot] = min(self.puct.batch_size, self.budget - forest.simulations(slot))
         leaves = search_step(forest, self.evaluator, want, call)
-        if leaves:
-            if self.on_call is not None:
-                self.on_call(leaves)
+        if leaves and self.on_call is not None:
+            self.on_call(leaves)
         for slot, game in enumerate(self.slots):
             if game is None:
                 continue
