@@ -1,6 +1,7 @@
 """What the PUCT search costs around a network: leaves evaluated per second through the
 evaluator at several batch sizes (one game, a trivial NumPy network, so the figure is the
-search's overhead per leaf), and self-play games per second with many games batched.
+search's overhead per leaf), and self-play games per second with many games batched; then
+the shipped pattern evaluation called through Python against the same called in C.
 
     python3 benchmarks/bench_puct.py            # about a minute on one core
 """
@@ -13,7 +14,7 @@ from _reference import reference
 
 import cythello as cy
 from cythello import selfplay
-from cythello.nn import uniform_evaluator
+from cythello.nn import PatternEvaluator, uniform_evaluator
 
 
 class LinearNet:
@@ -28,10 +29,9 @@ class LinearNet:
         return out[:, :65], np.tanh(out[:, 65])
 
 
-def leaves_per_second(evaluator, batch, seconds):
+def leaves_per_second(evaluator, batch, seconds, board=None):
     player = cy.PUCTPlayer(evaluator, time_limit=seconds, batch_size=batch, reuse_tree=False)
-    board = cy.Board()
-    result = player.search(board)
+    result = player.search(board or cy.Board())
     return result.iterations / result.elapsed, player.evaluator_calls
 
 
@@ -67,6 +67,24 @@ def main():
     for batch_games in (1, 16, args.games):
         g, p = selfplay_rate(net, args.games, args.simulations, batch_games)
         print(f"{batch_games:>14} {g:>9.2f} {p:>12,.0f}")
+    pattern = PatternEvaluator()
+
+    def through_python(planes, legal):     # the same answers, but called from Python
+        return pattern(planes, legal)
+
+    midgame = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    print("\nthe shipped pattern evaluation, midgame, one search: leaves per second")
+    for name, evaluator, batch in (("through Python", through_python, 1),
+                                   ("through Python", through_python, 16),
+                                   ("in C", pattern, 1)):
+        rate, _ = leaves_per_second(evaluator, batch, args.seconds, midgame)
+        print(f"{name:>15}, batch {batch:>3}: {rate:>10,.0f}")
+    print(f"self-play, {args.games} games at {args.simulations} simulations a move")
+    for name, evaluator, batch_games in (("through Python", through_python, args.games),
+                                         ("in C", pattern, 1), ("in C", pattern, args.games)):
+        g, p = selfplay_rate(evaluator, args.games, args.simulations, batch_games)
+        print(f"{name:>15}, {batch_games:>3} games at once: {g:>7.2f} games/s "
+              f"{p:>9,.0f} positions/s")
 
 
 if __name__ == "__main__":

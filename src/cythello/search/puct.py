@@ -84,7 +84,7 @@ class PUCTSettings(SettingsType):
                                     "squares, as MCTSPlayer does (0: never; the network "
                                     "plays to the end)")
     max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node "
-                              "cap, tree reuse included (24 bytes a node)")
+                              "cap (24 bytes a node)")
     recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
                              "visited nodes and grows on (false: it stops growing and "
                              "searches on within the nodes it has)")
