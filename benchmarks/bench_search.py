@@ -6,6 +6,7 @@ the thread count, beside the portable-C yardstick's minimal UCT from the same ru
     python3 benchmarks/bench_search.py --threads 1,2,4,8,16 --scaling-only   # a big machine
     python3 benchmarks/bench_search.py --options-only    # it/s and bytes per node by option
     python3 benchmarks/bench_search.py --by-time 1,5,30,60   # long searches: pool and memory
+    python3 benchmarks/bench_search.py --by-time 1,5,30,60 --search puct   # the same, PUCT
 
 The scaling table searches the midgame position with the presets' settings (evaluated
 leaves, minimax backups), where the iteration is what a player spends its time on.
@@ -21,6 +22,7 @@ from _reference import core_round_trip_ns, ratio, reference
 
 import cythello as cy
 from cythello.eval import default_weights
+from cythello.nn import PatternEvaluator
 from cythello.search._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
 from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
 
@@ -117,26 +119,34 @@ def time_overrun_ms(threads, searches=20):
     return sorted(over)[len(over) // 2], max(over)
 
 
-def one_search(seconds, recycle, max_nodes=None):
-    """The expert preset's search of the midgame position for ``seconds`` (no iteration
-    cap, as ``--time`` gives it), in this process: what it ran, and the process's peak
-    memory (run in a fresh process for each)."""
-    player = cy.MCTSPlayer.preset("expert", time_limit=seconds, iterations=None, seed=1,
-                                  recycle=recycle, max_nodes=max_nodes)
+def one_search(seconds, recycle, max_nodes=None, search="expert"):
+    """The expert preset's search (or PUCT guided by the pattern evaluation) of the
+    midgame position for ``seconds`` (no iteration cap, as ``--time`` gives it), in this
+    process: what it ran, and the process's peak memory (run in a fresh process for
+    each)."""
+    nodes = {"max_nodes": max_nodes} if max_nodes else {}
+    if search == "puct":
+        player = cy.PUCTPlayer(PatternEvaluator(), time_limit=seconds, seed=1,
+                               recycle=recycle, **nodes)
+    else:
+        player = cy.MCTSPlayer.preset("expert", time_limit=seconds, iterations=None, seed=1,
+                                      recycle=recycle, **nodes)
     result = player.search(MIDGAME)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    recycled = player.recycled if search == "puct" else player._trees[0].recycled
     return {"iterations": result.iterations, "elapsed": result.elapsed, "nodes": result.nodes,
-            "reason": str(result.stop_reason), "recycled": player._trees[0].recycled,
+            "reason": str(result.stop_reason), "recycled": recycled,
             "rss_mb": peak / (2**20 if sys.platform == "darwin" else 2**10),
             "best": result.best_move_name,
             "best_share": result.moves[0].visits / max(1, result.root_visits)}
 
 
-def by_time_table(times):
+def by_time_table(times, search="expert"):
     """Long searches with and without recycling: the iterations a search gets for its
     time, its nodes, why it stopped, and the process's peak memory (each in a fresh
     process, one after another)."""
-    print(f"expert preset, one thread, midgame position, {DEFAULT_MAX_NODES:,}"
+    what = "PUCT, pattern evaluation" if search == "puct" else "expert preset"
+    print(f"{what}, one thread, midgame position, {DEFAULT_MAX_NODES:,}"
           " nodes a tree (96 MB):")
     print(f"{'time':>6}{'recycle':>9}{'iterations':>13}{'searched s':>12}{'it/s':>11}"
           f"{'nodes':>11}{'recycled':>10}{'stop':>11}{'peak RSS':>10}{'best':>6}")
@@ -145,7 +155,7 @@ def by_time_table(times):
         # larger.
         for recycle, nodes in ((True, None), (False, None), (True, 10 * DEFAULT_MAX_NODES)):
             out = subprocess.run([sys.executable, __file__, "--one-search", str(seconds),
-                                  "1" if recycle else "0", str(nodes or 0)],
+                                  "1" if recycle else "0", str(nodes or 0), search],
                                  capture_output=True, text=True, check=True)
             r = json.loads(out.stdout)
             mode = ("on" if recycle else "off") + (" 10x" if nodes else "")
@@ -165,14 +175,17 @@ def main() -> None:
                     help="only the table of search options")
     ap.add_argument("--by-time", metavar="SECONDS,...",
                     help="only the table of long searches (e.g. 1,5,30,60)")
-    ap.add_argument("--one-search", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--search", choices=("expert", "puct"), default="expert",
+                    help="--by-time: the expert preset or PUCT with the pattern evaluation")
+    ap.add_argument("--one-search", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one_search:
-        seconds, recycle, nodes = args.one_search
-        print(json.dumps(one_search(float(seconds), recycle == "1", int(nodes) or None)))
+        seconds, recycle, nodes, search = args.one_search
+        print(json.dumps(one_search(float(seconds), recycle == "1", int(nodes) or None,
+                                    search)))
         return
     if args.by_time:
-        by_time_table([float(t) for t in args.by_time.split(",")])
+        by_time_table([float(t) for t in args.by_time.split(",")], args.search)
         return
     s = args.seconds
     thread_counts = [int(t) for t in args.threads.split(",")]
