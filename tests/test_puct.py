@@ -249,6 +249,19 @@ def test_tree_reuse_keeps_the_subtree():
     assert fresh.search(board).reused_visits == 0
 
 
+def test_advancing_the_root_compacts_the_subtree_in_place():
+    forest = PUCTSettings().forest(1)
+    forest.set_root(0, *cy.Board().position())
+    forest.run_native(PatternEvaluator(), [1], 5000)
+    for _ in range(3):
+        line, size = forest.principal_variation(0), forest.nodes(0)
+        moves, visits, _, _ = forest.root_children(0)
+        kept = forest.advance(0, line[0])
+        assert kept == forest.root_visits(0) == visits[list(moves).index(line[0])]
+        assert forest.principal_variation(0) == line[1:]
+        assert forest.nodes(0) < size and forest.check_tree(0) == []
+
+
 def test_root_noise_and_temperature_are_seeded():
     def moves(seed):
         p = cy.PUCTPlayer(disc_lead, simulations=64, dirichlet_alpha=0.5,

@@ -31,8 +31,8 @@ HOT = {
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],
     "search/_midgame": ["_alphabeta", "_leaf"],
-    "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_backup", "_keep_subtree",
-                     "_gather", "_submit", "_recycle_threshold", "_recycle", "_rank"],
+    "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_backup", "_compact",
+                     "_gather", "_submit", "_recycle_threshold", "_rank"],
     "nn/_pattern": ["evaluate_position"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }

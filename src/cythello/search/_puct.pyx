@@ -20,7 +20,6 @@ loss.
 """
 from libc.math cimport sqrt, exp, isfinite, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.string cimport memcpy
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
 import numpy as np
@@ -207,7 +206,8 @@ cdef class PuctForest:
 
     def advance(self, int i, int move):
         """Tree ``i`` moves its root to the child ``move``, keeping that subtree (or starts
-        afresh after it when the child was never expanded); returns the visits kept."""
+        afresh after it when the child was never expanded), in place; returns the visits
+        kept."""
         self._check_tree(i)
         self._check_idle()
         cdef PTree* t = &self.trees[i]
@@ -219,7 +219,7 @@ cdef class PuctForest:
         if child == 0 or not t.nodes[child].flags & EXPANDED:
             self.set_root(i, pos.P, pos.O)
             return 0
-        if not self._keep_subtree(t, child):
+        if not _compact(t, child, 0):
             raise MemoryError()
         t.P = pos.P
         t.O = pos.O
@@ -237,36 +237,6 @@ cdef class PuctForest:
                 return c
         return 0
 
-    cdef bint _keep_subtree(self, PTree* t, uint32_t root) noexcept nogil:
-        """Copy the subtree under ``root`` into a new arena, breadth first (each block of
-        children stays together), and make it the tree."""
-        cdef PTree fresh
-        fresh.nodes = NULL
-        fresh.size = 0
-        fresh.capacity = 0
-        if _alloc(&fresh, 1, self.max_nodes) == NO_NODE:
-            return False
-        fresh.nodes[0] = t.nodes[root]
-        cdef uint32_t k = 0, old, block, j
-        cdef PNode* node
-        while k < fresh.size:              # fresh.nodes[k] still points into the old arena
-            node = &fresh.nodes[k]
-            if node.flags & EXPANDED:
-                old = node.first_child
-                block = _alloc(&fresh, node.num_children, self.max_nodes)
-                if block == NO_NODE:
-                    free(fresh.nodes)
-                    return False
-                node = &fresh.nodes[k]     # the arena may have moved
-                memcpy(&fresh.nodes[block], &t.nodes[old], node.num_children * sizeof(PNode))
-                node.first_child = block
-            k += 1
-        free(t.nodes)
-        t.nodes = fresh.nodes
-        t.size = fresh.size
-        t.capacity = fresh.capacity
-        return True
-
     def recycle(self, int i, double keep=0.5):
         """Make room in tree ``i`` (at its node cap, say): keep the children of the most
         visited nodes, as many as fill ``keep`` of the cap at most, and make every other
@@ -280,19 +250,12 @@ cdef class PuctForest:
             raise ValueError(f"keep must be in (0, 1], not {keep}")
         cdef PTree* t = &self.trees[i]
         cdef uint64_t target = <uint64_t>(keep * self.max_nodes)
-        cdef uint32_t words = (t.size + 63) // 64
-        cdef uint64_t* kept = <uint64_t*>calloc(words, sizeof(uint64_t))
-        cdef uint32_t* before = <uint32_t*>malloc(words * sizeof(uint32_t))
-        if kept == NULL or before == NULL:
-            free(kept)
-            free(before)
-            raise MemoryError()
-        cdef uint32_t size
+        cdef bint done
         with nogil:
-            size = _recycle(t, _recycle_threshold(t, target), kept, before)
-        free(kept)
-        free(before)
-        return size
+            done = _compact(t, 0, _recycle_threshold(t, target))
+        if not done:
+            raise MemoryError()
+        return t.size
 
     def mix_root_noise(self, int i, noise, double fraction):
         """Blend ``noise`` (one number per root child, in child order) into tree ``i``'s
@@ -685,30 +648,39 @@ cdef inline uint32_t _rank(const uint64_t* kept, const uint32_t* before, uint32_
     return before[n >> 6] + count(kept[n >> 6] & (((<uint64_t>1) << (n & 63)) - 1))
 
 
-cdef uint32_t _recycle(PTree* t, uint32_t threshold, uint64_t* kept,
-                       uint32_t* before) noexcept nogil:
-    """Keep the root and the children of the nodes with ``threshold`` visits or more
-    (and kept themselves), compacting the tree in place; returns its new size.  Children
-    blocks come after their parents, so one pass in index order marks the nodes kept and
-    another moves each one down to its rank (never onto a node not yet moved)."""
+cdef bint _compact(PTree* t, uint32_t first, uint32_t threshold) noexcept nogil:
+    """Keep node ``first`` as the root and, below it, the children of the nodes with
+    ``threshold`` visits or more (all of them at 0; the root's always), compacting the
+    tree in place; an expanded node that loses its children becomes a leaf again with
+    its visits and value.  Children blocks come after their parents, so one pass in
+    index order marks the nodes kept and another moves each one down to its rank (never
+    onto a node not yet moved); the only other memory is a bit a node.  False when that
+    bitmap could not be allocated (the tree unchanged)."""
     cdef uint32_t n, c, words = (t.size + 63) // 64, w, size
+    cdef uint64_t* kept = <uint64_t*>calloc(words, sizeof(uint64_t))
+    cdef uint32_t* before = <uint32_t*>malloc(words * sizeof(uint32_t))
     cdef PNode* node
-    kept[0] = 1
-    for n in range(t.size):
+    if kept == NULL or before == NULL:
+        free(kept)
+        free(before)
+        return False
+    kept[first >> 6] |= (<uint64_t>1) << (first & 63)
+    for n in range(first, t.size):
         node = &t.nodes[n]
-        if _is_kept(kept, n) and node.flags & EXPANDED and (n == 0 or node.visits >= threshold):
+        if _is_kept(kept, n) and node.flags & EXPANDED and (
+                n == first or node.visits >= threshold):
             for c in range(node.first_child, node.first_child + node.num_children):
                 kept[c >> 6] |= (<uint64_t>1) << (c & 63)
     size = 0
     for w in range(words):
         before[w] = size
         size += count(kept[w])
-    for n in range(t.size):
+    for n in range(first, t.size):
         if not _is_kept(kept, n):
             continue
         node = &t.nodes[n]
         if node.flags & EXPANDED:
-            if n == 0 or node.visits >= threshold:
+            if n == first or node.visits >= threshold:
                 node.first_child = _rank(kept, before, node.first_child)
             else:
                 node.flags = (node.flags & ~EXPANDED) | EXTRA_VISITS
@@ -717,6 +689,8 @@ cdef uint32_t _recycle(PTree* t, uint32_t threshold, uint64_t* kept,
         c = _rank(kept, before, n)
         if c != n:
             t.nodes[c] = node[0]
+    free(kept)
+    free(before)
     t.size = size
     t.full = False
-    return size
+    return True
