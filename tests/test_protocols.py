@@ -125,6 +125,17 @@ def test_nboard_and_gtp_ponder_between_commands():
     assert not gtp.player.pondering
 
 
+def test_nboard_serves_the_puct_search_and_ponders():
+    engine = Session(["nboard", "--search", "puct", "--iterations", "3000", "--ponder"])
+    engine.send("nboard 2", f"set game {START_GGF}", "go")
+    engine.until(lambda l: l.startswith("=== "))
+    engine.send("move E6", "move F4", "hint 2", "ping 1")
+    engine.until(lambda l: l == "pong 1")
+    assert engine.close() == 0
+    searched = [l for l in engine.lines if l.startswith("search ")]
+    assert len(searched) == 2 and all(l.endswith("visits") for l in searched)
+
+
 def _ping_after(proc, delay, n):
     """Send ``ping n`` to a running engine after ``delay`` seconds; the lines up to
     ``pong n`` and how long the pong took."""

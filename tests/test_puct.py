@@ -507,3 +507,95 @@ def test_a_stop_before_the_first_simulation_still_answers():
     player._stop = True                # as if stop() came just before the loop began
     result = player._search(cy.Board())
     assert result.stop_reason == "stopped" and result.best_move in cy.Board().legal_moves
+
+
+# -- PUCT as an engine's player: limits per search, clocks, stops, pondering ----------------
+
+def _puct_ponder_threads():
+    return [t for t in threading.enumerate() if t.name == "cythello-puct-ponder"]
+
+
+def _wait_until(condition, what, seconds=60.0):
+    """Poll until ``condition()``; the limit only catches a hang."""
+    import time
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def test_limits_clock_solve_and_stops_for_one_search():
+    from cythello.search.clock import Clock
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=100_000, endgame_empties=12)
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    assert player.search(board, iterations=300).iterations == 300
+    timed = player.search(board, time_limit=0.2)
+    assert timed.stop_reason == "time" and 0.19 <= timed.elapsed < 1.0
+    clocked = player.search(board, clock=Clock(1.0))     # a second left for the game
+    assert clocked.stop_reason == "time" and clocked.elapsed < 0.5
+    late = _random_board(3, 50)
+    assert late.empties() <= 12 and not late.is_game_over()
+    assert player.search(late, iterations=50).exact_score is not None
+    assert player.search(late, iterations=50, solve=False).exact_score is None
+    seen = player.stops
+    player.stop()                                 # came after the engine read stops
+    stopped = player.search(board, stops_seen=seen)
+    assert stopped.stop_reason == "stopped" and stopped.moves
+    assert player.search(board, iterations=10, stops_seen=player.stops).iterations == 10
+    with pytest.raises(TypeError, match="clock"):
+        player.search(board, clock=3.0)
+
+
+def test_ponder_then_search_reuses_the_pondered_tree_within_its_nodes():
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=500, max_nodes=20_000)
+    board = cy.Board.from_transcript("f5d6c3")
+    board.push(player.choose_move(board))
+    player.ponder(board)
+    assert player.pondering and len(_puct_ponder_threads()) == 1
+    _wait_until(lambda: player._forest.root_visits(0) > 5_000, "the pondered tree to grow")
+    assert player._forest.nodes(0) <= 20_000
+    moves, visits, _, _ = player._forest.root_children(0)
+    board.push(int(moves[np.argmax(visits)]))
+    result = player.search(board)                 # ends pondering first
+    assert not player.pondering and not _puct_ponder_threads()
+    assert result.reused_visits > 1_000 and result.iterations == 500
+    assert player._forest.check_tree(0) == []
+
+
+def test_pondering_ends_with_reset_stop_and_the_player():
+    import gc
+    board = cy.Board.from_transcript("f5d6c3")
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=100)
+    player.ponder(board)
+    player.reset()
+    assert not player.pondering and not _puct_ponder_threads()
+    player.ponder(board)
+    stopper = threading.Thread(target=player.stop)
+    stopper.start()
+    stopper.join()
+    _wait_until(lambda p=player: not p.pondering, "stop() from another thread")
+    player.stop_pondering()                       # nothing left to end: no error
+    player.ponder(board)
+    assert _puct_ponder_threads()
+    del player
+    gc.collect()
+    _wait_until(lambda: not _puct_ponder_threads(), "the thread of a dropped player to end")
+    quiet = cy.PUCTPlayer(PatternEvaluator(), simulations=100, reuse_tree=False)
+    quiet.ponder(board)
+    assert not quiet.pondering
+    with pytest.raises(TypeError):
+        quiet.ponder("f5d6")
+
+
+def test_engines_serve_puct(capsys):
+    import io
+
+    from cythello.cli import main
+    from cythello.protocols.gtp import GtpEngine
+    gtp = GtpEngine(cy.PUCTPlayer(PatternEvaluator(), simulations=300), ponder=True)
+    assert gtp.handle("genmove b").startswith("= ")
+    assert gtp.player.pondering
+    gtp.run(io.StringIO("genmove w\nquit\n"), io.StringIO())
+    assert not gtp.player.pondering and not _puct_ponder_threads()
+    assert main(["gtp", "--search", "puct", "--threads", "2"]) == 2
+    assert "--threads: the UCT search's options" in capsys.readouterr().err

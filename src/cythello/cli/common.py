@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Any, Callable, Dict, Iterable, List, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
 
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
 from ..search.settings import parse_setting, setting_names
+
+if TYPE_CHECKING:
+    from ..search.puct import PUCTPlayer
 
 
 def protect_board_strings(argv: List[str]) -> List[str]:
@@ -87,6 +90,36 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         settings.pop("time_limit", None)
     settings.update(overrides)
     return MCTSPlayer(**settings)
+
+
+# Options of the UCT search that PUCT does not have (--search puct refuses them).
+_UCT_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
+             ("threads", "--threads"), ("parallel", "--parallel"), ("book", "--book"),
+             ("book_variety", "--book-variety"))
+
+
+def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
+    """A PUCTPlayer guided by the shipped pattern evaluation (called in C), with the
+    preset's limits and exact-solver threshold unless --iterations/--time/--max-nodes/
+    --seed say otherwise; the UCT search's own options are refused by name."""
+    from ..nn import PatternEvaluator
+    from ..search.puct import PUCTPlayer
+    given = [flag for name, flag in _UCT_ONLY if getattr(args, name, None) is not None]
+    if given:
+        raise SettingsError(f"{', '.join(given)}: the UCT search's options, not PUCT's "
+                            "(--search puct)")
+    preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
+    settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0)}
+    if args.iterations is not None or args.time_limit is not None:
+        settings.update(simulations=args.iterations, time_limit=args.time_limit)
+    else:
+        settings.update(simulations=preset.get("iterations"),
+                        time_limit=preset.get("time_limit"))
+    if args.seed is not None:
+        settings["seed"] = args.seed
+    if args.max_nodes is not None:
+        settings["max_nodes"] = args.max_nodes
+    return PUCTPlayer(PatternEvaluator(), **settings)
 
 
 def _typed(table: Dict[str, Callable[[str], Any]],

@@ -5,14 +5,22 @@ import argparse
 import sys
 from typing import Any
 
-from .common import add_search_options, player_from_args
+from ..search.players import EnginePlayer
+from .common import add_search_options, player_from_args, puct_player_from_args
+
+
+def engine_player(args: argparse.Namespace) -> EnginePlayer:
+    """The player an engine serves: the UCT search of the preset, or PUCT (--search)."""
+    if args.search == "puct":
+        return puct_player_from_args(args)
+    return player_from_args(args)
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:
     """``cythello nboard``: serve the NBoard protocol."""
     from ..protocols.nboard import NBoardEngine
     own_limits = args.iterations is not None or args.time_limit is not None
-    NBoardEngine(sys.stdout, player_from_args(args), depth_sets_budget=not own_limits,
+    NBoardEngine(sys.stdout, engine_player(args), depth_sets_budget=not own_limits,
                  ponder=args.ponder).run(sys.stdin)
     return 0
 
@@ -20,7 +28,7 @@ def cmd_nboard(args: argparse.Namespace) -> int:
 def cmd_gtp(args: argparse.Namespace) -> int:
     """``cythello gtp``: serve GTP."""
     from ..protocols.gtp import GtpEngine
-    GtpEngine(player_from_args(args), ponder=args.ponder).run(sys.stdin, sys.stdout)
+    GtpEngine(engine_player(args), ponder=args.ponder).run(sys.stdin, sys.stdout)
     return 0
 
 
@@ -32,6 +40,10 @@ def add_parsers(sub: Any) -> None:
                                        "for a GUI.  --iterations/--time, when given, win "
                                        "over the GUI's level and clock.")
         add_search_options(p, default_preset="expert")
+        p.add_argument("--search", choices=("uct", "puct"), default="uct",
+                       help="the tree search: UCT with evaluated leaves (the presets', "
+                            "the default) or PUCT guided by the same evaluation (its "
+                            "one-ply values as priors), with the preset's limits")
         p.add_argument("--ponder", action="store_true",
                        help="think on the opponent's time (the next search starts from "
                             "what it found)")

@@ -13,7 +13,7 @@ from .._version import __version__
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..search.clock import Clock
-from ..search.players import MCTSPlayer
+from ..search.players import EnginePlayer, MCTSPlayer
 from ..squares import BLACK, PASS, WHITE, parse_move, square_name
 from ._io import MAX_LINE, ascii_line, command_lines
 
@@ -42,7 +42,7 @@ def clean_line(raw: str) -> str:
 class GtpEngine:
     """One GTP session.  ``handle(line)`` returns the full reply (or None for no command)."""
 
-    def __init__(self, player: Optional[MCTSPlayer] = None, ponder: bool = False) -> None:
+    def __init__(self, player: Optional[EnginePlayer] = None, ponder: bool = False) -> None:
         self.player = player or MCTSPlayer(rollout="heuristic")
         # Think on the opponent's time: after each genmove, until the next command that
         # searches (MCTSPlayer.ponder).
@@ -280,7 +280,7 @@ class GtpEngine:
         return f"{'B' if outcome.winner == BLACK else 'W'}+{abs(outcome.score)}"
 
 
-def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
+def main(argv: Optional[List[str]] = None, player: Optional[EnginePlayer] = None) -> int:
     """Serve GTP on stdin/stdout."""
     GtpEngine(player).run(sys.stdin, sys.stdout)
     return 0

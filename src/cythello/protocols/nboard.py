@@ -26,7 +26,7 @@ from typing import IO, Callable, List, Optional
 from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
 from ..search.clock import Clock, parse_ggf_clock
-from ..search.players import MCTSPlayer, MoveStats, SearchResult
+from ..search.players import EnginePlayer, MCTSPlayer, MoveStats, SearchResult
 from ..search.states import StopReason
 from ..squares import PASS, record_move
 from ._io import MAX_LINE, ascii_line, command_lines
@@ -71,7 +71,7 @@ def depth_label(stats: MoveStats, result: SearchResult) -> str:
 class NBoardEngine:
     """One NBoard session over a pair of text streams."""
 
-    def __init__(self, out: IO[str] = sys.stdout, player: Optional[MCTSPlayer] = None,
+    def __init__(self, out: IO[str] = sys.stdout, player: Optional[EnginePlayer] = None,
                  depth: int = 4, depth_sets_budget: bool = True, ponder: bool = False) -> None:
         self.out = out
         self.player = player or MCTSPlayer(rollout="heuristic")
@@ -330,7 +330,7 @@ class NBoardEngine:
         self.send(f"status {NAME} is waiting")
 
 
-def main(argv: Optional[List[str]] = None, player: Optional[MCTSPlayer] = None) -> int:
+def main(argv: Optional[List[str]] = None, player: Optional[EnginePlayer] = None) -> int:
     """Serve NBoard on stdin/stdout."""
     NBoardEngine(sys.stdout, player).run(sys.stdin)
     return 0

@@ -84,6 +84,40 @@ class Player(Protocol):
         ...
 
 
+class EnginePlayer(Protocol):
+    """What the NBoard and GTP engines ask of a player (:class:`MCTSPlayer`, or
+    :class:`~cythello.search.puct.PUCTPlayer`): searches with limits for one search, a
+    game clock and a stop from another thread, pondering, and its opening book."""
+
+    @property
+    def book(self) -> Optional[Book]:
+        """The opening book it plays from (None: none)."""
+        ...
+
+    @property
+    def stops(self) -> int:
+        """How many times :meth:`stop` was called."""
+        ...
+
+    def search(self, board: Board, iterations: Optional[int] = None,
+               time_limit: Optional[float] = None, *, clock: Optional[Clock] = None,
+               solve: bool = True, stops_seen: Optional[int] = None) -> SearchResult:
+        """Search ``board`` within these limits (or the player's own)."""
+        ...
+
+    def stop(self) -> None:
+        """End the running search (and pondering) soon, from another thread."""
+        ...
+
+    def ponder(self, board: Board) -> None:
+        """Search ``board`` in the background until the next search."""
+        ...
+
+    def stop_pondering(self) -> None:
+        """End pondering and wait for it."""
+        ...
+
+
 class RandomPlayer:
     """Plays a uniformly random legal move; seedable for reproducible baselines."""
 

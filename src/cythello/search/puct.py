@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._endgame import Solver
 from ._puct import PuctForest
+from .clock import Clock
 from .players import ENDGAME_TIME_CAP, exact_result
 from .results import MoveStats, SearchResult
 from .settings import (
@@ -175,9 +177,14 @@ class PUCTPlayer:
         >>> player = PUCTPlayer(PatternEvaluator(), time_limit=1.0, batch_size=8)
         >>> player.choose_move(board)
 
-    The evaluator runs on the calling thread; the tree work between its calls runs in C
-    without the GIL.  An evaluator that raises leaves the player usable (its exception
-    goes on unchanged); a wrong answer raises :class:`~cythello.errors.EvaluatorError`."""
+    The evaluator runs on the calling thread (on a background thread while the player
+    ponders); the tree work between its calls runs in C without the GIL.  An evaluator
+    that raises leaves the player usable (its exception goes on unchanged); a wrong answer
+    raises :class:`~cythello.errors.EvaluatorError`.  The player serves the NBoard and GTP
+    engines as :class:`~cythello.MCTSPlayer` does (per-search limits, a game clock,
+    ``stop`` from another thread, pondering); it has no opening book."""
+
+    book = None        # the engines ask: PUCT plays every move by searching
 
     def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
                  **options: Any) -> None:
@@ -197,6 +204,10 @@ class PUCTPlayer:
         self.evaluator_calls = 0                # calls into Python, over the player's life
         self._native = type(evaluator) is PatternEvaluator     # evaluated in C
         self.recycled = 0                       # recyclings of the tree, over its life
+        self._stops = 0                         # stop() calls, over the player's life
+        self._ponder: Optional[Tuple[threading.Thread, threading.Event]] = None
+        # A player dropped while it ponders ends its thread (which holds no reference to it).
+        weakref.finalize(self, _end_ponder, self.__dict__)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.as_dict().items()
@@ -208,15 +219,61 @@ class PUCTPlayer:
         return (_player, (self.evaluator, self.settings))
 
     def reset(self) -> None:
-        """Forget the tree (a new game)."""
+        """Forget the tree (a new game); pondering ends."""
+        self.stop_pondering()
         if self._lock.locked():
             raise PlayerBusyError("reset() while the player searches")
         self._root = None
 
     def stop(self) -> None:
-        """End the running search at its next step (from another thread)."""
+        """End the running search at its next step, and pondering (from another thread)."""
+        self._stops += 1
         self._stop = True
         self._solver.stop()
+        if self._ponder is not None:
+            self._ponder[1].set()
+
+    @property
+    def stops(self) -> int:
+        """How many times :meth:`stop` was called (for ``search(stops_seen=...)``)."""
+        return self._stops
+
+    def ponder(self, board: Board) -> None:
+        """Think on the opponent's time: search ``board`` (the position after this
+        player's move, the opponent to move) on a background thread, and return at once.
+        It goes on, within the node cap (recycled when full), until the next
+        :meth:`search`, :meth:`choose_move`, :meth:`stop`, :meth:`reset` or
+        :meth:`stop_pondering`; the next search then starts from the subtree of the
+        position the opponent's move reached.  Needs ``reuse_tree`` (without it, and in a
+        finished game, it does nothing)."""
+        if not isinstance(board, Board):
+            raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
+        self.stop_pondering()
+        if not self.settings.reuse_tree or board.is_game_over():
+            return
+        if not self._lock.acquire(blocking=False):
+            raise PlayerBusyError("ponder() while the player searches")
+        try:
+            self._place_root(board)
+        except BaseException:
+            self._lock.release()
+            raise
+        end = threading.Event()
+        thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
+                                  args=(self._forest, self.evaluator, self.settings,
+                                        self._native, end, self._lock), daemon=True)
+        self._ponder = (thread, end)
+        thread.start()
+
+    @property
+    def pondering(self) -> bool:
+        """Whether a background search started by :meth:`ponder` is running."""
+        return self._ponder is not None and self._ponder[0].is_alive()
+
+    def stop_pondering(self) -> None:
+        """End the background search of :meth:`ponder`, if any, and wait for its thread
+        (the tree stays for the next search)."""
+        _end_ponder(self.__dict__)
 
     def choose_move(self, board: Board) -> int:
         """The move to play: drawn by visits for the game's first ``temperature_moves``
@@ -230,30 +287,46 @@ class PUCTPlayer:
                 return draw_move(moves, visits, s.temperature, self._rng)
         return result.best_move
 
-    def search(self, board: Board) -> SearchResult:
-        """Search ``board`` and report every root move's visits and win rate."""
+    def search(self, board: Board, iterations: Optional[int] = None,
+               time_limit: Optional[float] = None, clock: Optional[Clock] = None,
+               solve: bool = True, stops_seen: Optional[int] = None) -> SearchResult:
+        """Search ``board`` and report every root move's visits and win rate.
+        ``iterations`` (simulations) and ``time_limit`` replace the settings' limits for
+        this search only; a game ``clock`` sets the time limit from the time left (never
+        more); ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops`
+        read earlier) a :meth:`stop` that came since ends this search at once."""
         if not isinstance(board, Board):
             raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
+        if clock is not None and not isinstance(clock, Clock):
+            raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
+        limits = PUCTSettings(simulations=iterations, time_limit=time_limit) \
+            if iterations is not None or time_limit is not None else self.settings
+        budget, seconds = limits.simulations, limits.time_limit
+        if clock is not None:
+            left = clock.budget(board.empties())
+            seconds = left if seconds is None else min(seconds, left)
+        self.stop_pondering()
         if not self._lock.acquire(blocking=False):
             raise PlayerBusyError("search() while the player searches (an evaluator that "
                                   "calls its own player, or another thread?)")
-        self._stop = False
+        self._stop = stops_seen is not None and stops_seen != self._stops
         self._solver.clear_stop()
         try:
-            return self._search(board)
+            return self._search(board, budget, seconds, solve)
         finally:
             if self._forest.pending:      # interrupted between gathering and evaluating
                 self._forest.cancel()
             self._lock.release()
 
-    def _search(self, board: Board) -> SearchResult:
+    def _search(self, board: Board, budget: Optional[int], seconds: Optional[float],
+                solve: bool) -> SearchResult:
         s, forest = self.settings, self._forest
         start = time.monotonic()
-        if board.empties() <= s.endgame_empties:
+        if solve and board.empties() <= s.endgame_empties and not self._stop:
             # The solver gets half the time (the tree search keeps the rest if it fails).
-            until = start + (s.time_limit / 2 if s.time_limit else ENDGAME_TIME_CAP)
+            until = start + (seconds / 2 if seconds else ENDGAME_TIME_CAP)
             exact = exact_result(board, self._solver, start, until)
             if exact is not None:
                 self._root = None             # the tree no longer matches the game
@@ -262,8 +335,7 @@ class PUCTPlayer:
         if forest.root_expanded(0):
             root_noise(forest, 0, s, self._rng)
         noised = forest.root_expanded(0)
-        deadline = start + s.time_limit if s.time_limit is not None else None
-        budget = s.simulations
+        deadline = start + seconds if seconds is not None else None
         calls = 0
         reason = StopReason.ITERATIONS
         while True:
@@ -280,18 +352,11 @@ class PUCTPlayer:
                     break
                 if forest.root_visits(0) > MAX_ROOT_VISITS - s.batch_size:
                     break                 # visits are 32-bit counts (hours of search)
-            want = s.batch_size if budget is None else min(s.batch_size, budget - done)
-            steps = 1
-            if self._native and forest.root_expanded(0):
-                steps = max(1, NATIVE_CHUNK // want)
-                if budget is not None:
-                    steps = max(1, min(steps, (budget - done) // want))
-            leaves = search_step(forest, self.evaluator, [want], calls + 1, steps)
+            leaves, recycled = _grow(forest, self.evaluator, s, self._native,
+                                     None if budget is None else budget - done, calls + 1)
             if leaves and not self._native:
                 calls += 1
-            if s.recycle and forest.is_full(0):
-                forest.recycle(0)
-                self.recycled += 1
+            self.recycled += recycled
             if not noised and forest.root_expanded(0):
                 root_noise(forest, 0, s, self._rng)
                 noised = True
@@ -330,6 +395,51 @@ class PUCTPlayer:
             win_rate=(root_mean(visits, values) + 1) / 2,
             principal_variation=forest.principal_variation(0), moves=stats,
             stop_reason=reason, reused_visits=reused)
+
+
+def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, native: bool,
+          budget: Optional[int], call: int) -> Tuple[int, bool]:
+    """One search step of tree 0 (a chunk of them in C when ``native``, within the
+    ``budget`` of simulations left), then a recycling if the tree filled up (and the
+    settings ask for it): the leaves evaluated and whether it was recycled."""
+    want = settings.batch_size if budget is None else min(settings.batch_size, budget)
+    steps = 1
+    if native and forest.root_expanded(0):
+        steps = max(1, NATIVE_CHUNK // want)
+        if budget is not None:
+            steps = max(1, min(steps, budget // want))
+    leaves = search_step(forest, evaluator, [want], call, steps)
+    recycled = settings.recycle and forest.is_full(0)
+    if recycled:
+        forest.recycle(0)
+    return leaves, recycled
+
+
+def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings,
+                 native: bool, end: threading.Event, lock: threading.Lock) -> None:
+    """A pondering thread: grow tree 0 until ``end`` is set, then release the player's
+    search ``lock`` (taken by :meth:`PUCTPlayer.ponder`).  It holds no reference to the
+    player, so a player dropped while it ponders is collected (and ends it)."""
+    try:
+        call = 0
+        while not end.is_set() and forest.root_visits(0) <= MAX_ROOT_VISITS - NATIVE_CHUNK:
+            call += 1
+            _grow(forest, evaluator, settings, native, None, call)
+    except Exception:       # noqa: BLE001 - the evaluator failed: pondering just ends;
+        pass                # the next search calls it again, and raises what it raises
+    finally:
+        if forest.pending:
+            forest.cancel()
+        lock.release()
+
+
+def _end_ponder(state: Dict[str, Any]) -> None:
+    """End a player's pondering thread and wait for it (``state``: the player's
+    ``__dict__``, so that a finalizer can do it without the player)."""
+    job, state["_ponder"] = state.get("_ponder"), None
+    if job is not None:
+        job[1].set()
+        job[0].join()
 
 
 def _player(evaluator: Evaluate, settings: PUCTSettings) -> PUCTPlayer:
