@@ -230,8 +230,9 @@ class PUCTPlayer:
         self._stops += 1
         self._stop = True
         self._solver.stop()
-        if self._ponder is not None:
-            self._ponder[1].set()
+        job = self._ponder                  # read once: another thread may end it
+        if job is not None:
+            job[1].set()
 
     @property
     def stops(self) -> int:
