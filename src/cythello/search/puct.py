@@ -269,7 +269,8 @@ class PUCTPlayer:
     @property
     def pondering(self) -> bool:
         """Whether a background search started by :meth:`ponder` is running."""
-        return self._ponder is not None and self._ponder[0].is_alive()
+        job = self._ponder
+        return job is not None and job[0].is_alive()
 
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its thread
