@@ -504,9 +504,11 @@ def test_the_alphazero_example_runs(tmp_path, framework):
 
 def test_a_stop_before_the_first_simulation_still_answers():
     player = cy.PUCTPlayer(uniform_evaluator, simulations=100)
-    player._stop = True                # as if stop() came just before the loop began
-    result = player._search(cy.Board())
+    seen = player.stops
+    player.stop()                      # came after the caller read stops: before the loop
+    result = player.search(cy.Board(), stops_seen=seen)
     assert result.stop_reason == "stopped" and result.best_move in cy.Board().legal_moves
+    assert result.iterations == 1      # the root's expansion, so that there are moves
 
 
 # -- PUCT as an engine's player: limits per search, clocks, stops, pondering ----------------
