@@ -601,3 +601,21 @@ def test_engines_serve_puct(capsys):
     assert not gtp.player.pondering and not _puct_ponder_threads()
     assert main(["gtp", "--search", "puct", "--threads", "2"]) == 2
     assert "--threads: the UCT search's options" in capsys.readouterr().err
+
+
+def test_a_player_whose_evaluator_refers_to_it_is_still_collected():
+    import gc
+    import weakref
+    box = {}
+
+    def net(planes, legal):
+        assert box["player"] is not None
+        return uniform_evaluator(planes, legal)
+
+    player = cy.PUCTPlayer(net, simulations=50)
+    box["player"] = player
+    player.search(cy.Board())
+    collected = weakref.ref(player)
+    del player
+    gc.collect()
+    assert collected() is None

@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, Callable, ClassVar, List, Optional, Tuple
 
 import numpy as np
 
@@ -107,6 +107,7 @@ class PUCTSettings(SettingsType):
 
 
 Evaluate = Callable[[Any, Any], Tuple[Any, Any]]
+_PonderJob = Tuple[threading.Thread, threading.Event]
 
 
 def evaluate_batch(forest: PuctForest, evaluator: Evaluate, leaves: int, call: int) -> None:
@@ -205,9 +206,11 @@ class PUCTPlayer:
         self._native = type(evaluator) is PatternEvaluator     # evaluated in C
         self.recycled = 0                       # recyclings of the tree, over its life
         self._stops = 0                         # stop() calls, over the player's life
-        self._ponder: Optional[Tuple[threading.Thread, threading.Event]] = None
-        # A player dropped while it ponders ends its thread (which holds no reference to it).
-        weakref.finalize(self, _end_ponder, self.__dict__)
+        # The pondering thread and its end event, in a one-item list that a finalizer
+        # holds: a player dropped while it ponders ends the thread, which holds no
+        # reference to the player (nor does the list, so nothing keeps a player alive).
+        self._ponder: List[Optional[_PonderJob]] = [None]
+        weakref.finalize(self, _end_ponder, self._ponder)
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.as_dict().items()
@@ -230,7 +233,7 @@ class PUCTPlayer:
         self._stops += 1
         self._stop = True
         self._solver.stop()
-        job = self._ponder                  # read once: another thread may end it
+        job = self._ponder[0]               # read once: another thread may end it
         if job is not None:
             job[1].set()
 
@@ -263,19 +266,19 @@ class PUCTPlayer:
         thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
                                   args=(self._forest, self.evaluator, self.settings,
                                         self._native, end, self._lock), daemon=True)
-        self._ponder = (thread, end)
+        self._ponder[0] = (thread, end)
         thread.start()
 
     @property
     def pondering(self) -> bool:
         """Whether a background search started by :meth:`ponder` is running."""
-        job = self._ponder
+        job = self._ponder[0]
         return job is not None and job[0].is_alive()
 
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its thread
         (the tree stays for the next search)."""
-        _end_ponder(self.__dict__)
+        _end_ponder(self._ponder)
 
     def choose_move(self, board: Board) -> int:
         """The move to play: drawn by visits for the game's first ``temperature_moves``
@@ -435,10 +438,10 @@ def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings
         lock.release()
 
 
-def _end_ponder(state: Dict[str, Any]) -> None:
-    """End a player's pondering thread and wait for it (``state``: the player's
-    ``__dict__``, so that a finalizer can do it without the player)."""
-    job, state["_ponder"] = state.get("_ponder"), None
+def _end_ponder(slot: List[Optional[_PonderJob]]) -> None:
+    """End a player's pondering thread, if any, and wait for it (``slot``: the player's
+    one-item list of its job, so that a finalizer can do it without the player)."""
+    job, slot[0] = slot[0], None
     if job is not None:
         job[1].set()
         job[0].join()
