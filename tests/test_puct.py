@@ -606,16 +606,17 @@ def test_engines_serve_puct(capsys):
 def test_a_player_whose_evaluator_refers_to_it_is_still_collected():
     import gc
     import weakref
-    box = {}
 
-    def net(planes, legal):
-        assert box["player"] is not None
-        return uniform_evaluator(planes, legal)
+    class Net:                              # a network that keeps its player
+        player = None
 
-    player = cy.PUCTPlayer(net, simulations=50)
-    box["player"] = player
-    player.search(cy.Board())
-    collected = weakref.ref(player)
-    del player
+        def __call__(self, planes, legal):
+            return uniform_evaluator(planes, legal)
+
+    net = Net()
+    net.player = cy.PUCTPlayer(net, simulations=50)
+    net.player.search(cy.Board())
+    collected = weakref.ref(net.player)
+    del net
     gc.collect()
     assert collected() is None
