@@ -9,8 +9,13 @@ evaluator call: :meth:`PuctForest.gather` descends each tree (the GIL released) 
 values.  A leaf waiting for its evaluation carries a virtual loss on its path (a visit and,
 with ``virtual_loss``, a loss for each mover), so the next descent of the same tree goes
 elsewhere; a descent that meets a waiting leaf is a collision and is dropped.  Finished
-games met by a descent are scored at once, without the evaluator.  A tree at its node cap
-stops growing but not searching: an evaluated leaf then answers with its value again.
+games met by a descent are scored at once, without the evaluator.  With the shipped
+pattern evaluation, :meth:`PuctForest.run_native` does whole steps in C (gather, evaluate,
+submit), with the answers a call through Python would give.
+
+A tree at its node cap stops growing but not searching: an evaluated leaf then answers
+with its value again, until :meth:`PuctForest.recycle` drops the children of the least
+visited nodes; it and :meth:`PuctForest.advance` (tree reuse) compact the tree in place.
 
 Perspective: a node's ``value`` sums results in [-1, 1] for the player whose move led into
 it, so a parent chooses among its children by their own means; passes are moves, so the
