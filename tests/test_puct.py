@@ -249,6 +249,20 @@ def test_tree_reuse_keeps_the_subtree():
     assert fresh.search(board).reused_visits == 0
 
 
+def test_tree_reuse_finds_the_position_without_move_stacks():
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=2000)
+    board = cy.Board.from_transcript("f5d6c3")
+    first = player.search(board.copy(stack=False))
+    after = board.copy(stack=False)
+    after.push(first.best_move)
+    reply = max(player.search(after).moves, key=lambda m: m.visits).move
+    board.push(first.best_move)
+    board.push(reply)                           # a board with its whole stack this time
+    assert player.search(board).reused_visits > 100
+    unrelated = cy.Board.from_transcript("f5f6e6f4")
+    assert player.search(unrelated).reused_visits == 0
+
+
 def test_advancing_the_root_compacts_the_subtree_in_place():
     forest = PUCTSettings().forest(1)
     forest.set_root(0, *cy.Board().position())

@@ -452,12 +452,26 @@ def _player(evaluator: Evaluate, settings: PUCTSettings) -> PUCTPlayer:
 
 
 def _moves_between(old: Board, new: Board) -> Optional[List[int]]:
-    """The moves (at most 4) that lead from ``old`` to ``new``, or None."""
+    """The moves that lead from ``old`` to ``new``: from their move stacks (at most 4),
+    else found by position within 3 plies (boards without their move stacks, as a GUI or
+    a match may hand over); None when ``new`` is not reached."""
     stack_old, stack_new = old.move_stack, new.move_stack
-    if old.root() != new.root() or len(stack_new) < len(stack_old) \
-            or len(stack_new) - len(stack_old) > 4 or stack_new[:len(stack_old)] != stack_old:
-        return None
-    return list(stack_new[len(stack_old):])
+    if old.root() == new.root() and len(stack_old) <= len(stack_new) <= len(stack_old) + 4 \
+            and stack_new[:len(stack_old)] == stack_old:
+        return list(stack_new[len(stack_old):])
+    target = (new.position(), new.turn)
+    frontier: List[Tuple[Board, List[int]]] = [(old.copy(stack=False), [])]
+    for _ in range(3):
+        reached = []
+        for board, line in frontier:
+            for move in board.legal_moves:
+                child = board.copy(stack=False)
+                child.push(move)
+                if (child.position(), child.turn) == target:
+                    return line + [move]
+                reached.append((child, line + [move]))
+        frontier = reached
+    return None
 
 
 def check_batch_games(value: object) -> int:
