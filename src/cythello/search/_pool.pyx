@@ -4,6 +4,7 @@ of one subtree to the front of the arena (tree reuse between moves)."""
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint32_t, uint64_t
+from cythello.search._recycling cimport visit_bucket, lowest_fitting_bucket
 
 from cythello.core._platform cimport cy_atomic_cas32, cy_popcount
 
@@ -196,23 +197,14 @@ cdef uint32_t pool_recycle_threshold(NodePool* pool, uint32_t target) noexcept n
     than its parent, so what a threshold keeps is what the buckets from its own up hold
     (an estimate on a DAG, where a block counts once per parent)."""
     cdef uint64_t counts[33]
-    cdef uint64_t total = 1
-    cdef uint32_t i, v
+    cdef uint32_t i
     cdef int b
     memset(counts, 0, sizeof(counts))
     for i in range(pool.size):
         if pool.nodes[i].flags & FLAG_EXPANDED:
-            v = pool.nodes[i].visits
-            b = 0
-            while v > 1:
-                v >>= 1
-                b += 1
-            counts[b] += pool.nodes[i].num_children
-    for b in range(32, -1, -1):
-        total += counts[b]
-        if total > target:
-            return 0 if b == 32 else (<uint32_t>1) << (b + 1)
-    return 1
+            counts[visit_bucket(pool.nodes[i].visits)] += pool.nodes[i].num_children
+    b = lowest_fitting_bucket(counts, 1, target)      # the root is kept anyway
+    return 0 if b == 32 else (<uint32_t>1) << b
 
 
 cdef inline uint32_t _rank(const uint64_t* mark, const uint32_t* rank, uint32_t i) noexcept nogil:

@@ -34,6 +34,7 @@ from cythello.core._rules cimport (
 )
 from cythello.core._planes cimport write_planes, write_legal
 from cythello.nn._pattern cimport PatternEvaluator
+from cythello.search._recycling cimport visit_bucket, lowest_fitting_bucket
 from cythello.errors import SettingsError
 
 cdef enum:
@@ -623,24 +624,15 @@ cdef uint32_t _recycle_threshold(PTree* t, uint64_t target) noexcept nogil:
     """The least power of two T such that the root's children and those of every other
     node with at least T visits number ``target`` at most (at least 1 node: the root)."""
     cdef uint64_t children[33]
-    cdef uint64_t total
-    cdef uint32_t n, v
+    cdef uint32_t n
     cdef int b
     for b in range(33):
         children[b] = 0
     for n in range(1, t.size):
         if t.nodes[n].flags & EXPANDED:
-            v = t.nodes[n].visits
-            b = 0
-            while v > 1:
-                v >>= 1
-                b += 1
-            children[b] += t.nodes[n].num_children
-    total = 1 + (t.nodes[0].num_children if t.nodes[0].flags & EXPANDED else 0)
-    b = 32
-    while b > 0 and total + children[b - 1] <= target:
-        b -= 1
-        total += children[b]
+            children[visit_bucket(t.nodes[n].visits)] += t.nodes[n].num_children
+    b = lowest_fitting_bucket(
+        children, 1 + (t.nodes[0].num_children if t.nodes[0].flags & EXPANDED else 0), target)
     return 0xFFFFFFFF if b == 32 else (<uint32_t>1) << b
 
 
