@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Tuple
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from .settings import (
     check_fields,
 )
 from .states import StopReason
+
+if TYPE_CHECKING:      # Python 3.9's typing lacks it; annotations are not evaluated
+    from typing_extensions import TypeGuard
 
 MAX_BATCH = 1 << 16
 # Simulations per call into C when the evaluator is the pattern evaluation (a millisecond
@@ -123,12 +126,18 @@ def evaluate_batch(forest: PuctForest, evaluator: Evaluate, leaves: int, call: i
         raise
 
 
+def runs_in_c(evaluator: Evaluate) -> TypeGuard[PatternEvaluator]:
+    """Whether the search calls ``evaluator`` in C: the shipped :class:`PatternEvaluator`
+    itself (a subclass or a wrapper may answer differently, so it goes through Python)."""
+    return type(evaluator) is PatternEvaluator
+
+
 def search_step(forest: PuctForest, evaluator: Evaluate, want: Any, call: int,
                 steps: int = 1) -> int:
     """``steps`` search steps of ``forest`` (one when ``evaluator`` runs in Python: a step
     is one call of it); the leaves evaluated.  The shipped :class:`PatternEvaluator` is
     called in C, without Python, with the same answers (and so the same trees)."""
-    if type(evaluator) is PatternEvaluator:
+    if runs_in_c(evaluator):
         leaves, _ = forest.run_native(evaluator, want, steps)
         return int(leaves)
     leaves, _ = forest.gather(want)
@@ -203,7 +212,7 @@ class PUCTPlayer:
         self._stop = False
         self._solver = Solver()
         self.evaluator_calls = 0                # calls into Python, over the player's life
-        self._native = type(evaluator) is PatternEvaluator     # evaluated in C
+        self._native = runs_in_c(evaluator)
         self.recycled = 0                       # recyclings of the tree, over its life
         self._stops = 0                         # stop() calls, over the player's life
         # The pondering thread and its end event, in a one-item list that a finalizer
