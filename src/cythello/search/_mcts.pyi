@@ -15,6 +15,8 @@ AMAF_BYTES_PER_NODE: int
 ROLLOUT_POLICIES: dict[str, int]
 
 def _limit_root_visits(limit: Optional[int] = None) -> None: ...
+def _shared_tuning(hot: Optional[int] = None,
+                   flush: Optional[int] = None) -> Tuple[int, int]: ...
 
 @disjoint_base
 class SearchTree:

@@ -86,6 +86,22 @@ def _limit_root_visits(limit=None):
         "limit", limit, 1, MAX_ROOT_VISITS)
 
 
+# The shared search's batching (see Batch): constants of the search, variables only so that a
+# thread-scaling benchmark can sweep them on a many-core machine without a rebuild.
+cdef uint32_t hot_per_thread = HOT_PER_THREAD
+cdef uint32_t flush_every = FLUSH_EVERY
+
+
+def _shared_tuning(hot=None, flush=None):
+    """For benchmarks: the visits per thread from which a shared search batches a node's
+    updates, and the iterations between a thread's flushes (None: the defaults again).
+    Returns the values now in force."""
+    global hot_per_thread, flush_every
+    hot_per_thread = HOT_PER_THREAD if hot is None else check_int("hot", hot, 1, 1 << 20)
+    flush_every = FLUSH_EVERY if flush is None else check_int("flush", flush, 1, 1 << 20)
+    return hot_per_thread, flush_every
+
+
 # The share of a full pool that recycling keeps (the most visited nodes' children).
 cdef double RECYCLE_KEEP = 0.5
 
@@ -748,7 +764,7 @@ cdef void _work(Worker* w) noexcept nogil:
         if _iterate(s, &w.rng, batch, &w.local) != 0:
             reason = STOP_NODES
             break
-        if batch != NULL and w.done % FLUSH_EVERY == 0:
+        if batch != NULL and w.done % flush_every == 0:
             _flush(s, batch)
     if batch != NULL:
         _flush(s, batch)
@@ -793,7 +809,7 @@ cdef int _run_shared(Search* s, Rng* rng, int threads, uint64_t max_iterations,
     s.halt_reason = STOP_ITERATIONS
     s.started = cy_monotonic()
     s.shared_size = s.pool.size
-    s.hot_visits = HOT_PER_THREAD * n
+    s.hot_visits = hot_per_thread * n
     s.shared = True
     for i in range(n):
         workers[i].search = s
