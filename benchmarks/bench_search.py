@@ -1,15 +1,17 @@
 """Search benchmark: MCTS iterations/s (start and midgame, one thread), bytes per node,
 tree overhead against bare playouts, and the scaling of root- and tree-parallel search with
-the thread count, beside the portable-C yardstick's minimal UCT from the same run.
+the thread count (``bench_threads.py``'s table; that script also sweeps the shared tree's
+batching on a many-core machine), beside the portable-C yardstick's minimal UCT from the
+same run.
 
     python3 benchmarks/bench_search.py [--seconds 2] [--threads 1,2]
-    python3 benchmarks/bench_search.py --threads 1,2,4,8,16 --scaling-only   # a big machine
     python3 benchmarks/bench_search.py --options-only    # it/s and bytes per node by option
     python3 benchmarks/bench_search.py --by-time 1,5,30,60   # long searches: pool and memory
     python3 benchmarks/bench_search.py --by-time 1,5,30,60 --search puct   # the same, PUCT
 
-The scaling table searches the midgame position with the presets' settings (evaluated
-leaves, minimax backups), where the iteration is what a player spends its time on.
+The scaling table searches the midgame position with the expert preset's settings
+(evaluated leaves, minimax backups), where the iteration is what a player spends its time
+on.
 """
 import argparse
 import json
@@ -18,7 +20,8 @@ import subprocess
 import sys
 import time
 
-from _reference import core_round_trip_ns, ratio, reference
+from _reference import ratio, reference
+from bench_threads import scaling
 
 import cythello as cy
 from cythello.eval import default_weights
@@ -43,42 +46,6 @@ def playouts_per_second(board, seconds, policy="random"):
         cy.random_playouts(board, 1000, seed=n, policy=policy)
         n += 1000
     return n / (time.perf_counter() - start)
-
-
-def parallel_rate(threads, seconds, parallel="root", **settings):
-    settings = {**cy.PRESETS["classic"], "rollout": "random", **settings}
-    # The shared tree holds every thread's iterations; root trees hold one thread's each.
-    nodes = 60_000_000 if parallel == "tree" else 8_000_000
-    player = cy.MCTSPlayer(time_limit=seconds, threads=threads, parallel=parallel, seed=1,
-                           max_nodes=nodes, **settings)
-    result = player.search(MIDGAME)
-    return result.iterations / result.elapsed
-
-
-EVAL_SETTINGS = dict(eval_weights="default", leaf_eval=1.0, minimax_weight=0.7,
-                     exploration=1.0)
-
-
-def round_trip_line():
-    trip = core_round_trip_ns()
-    return ("core-to-core round trip: " + (f"{trip:.0f} ns" if trip else "n/a (no C compiler)")
-            + " (the shared tree's scaling depends on it)")
-
-
-def scaling_table(thread_counts, seconds):
-    """It/s of root- and tree-parallel search by thread count, and speed-up over 1 thread,
-    with the cores' cache round trip before and after (a virtual machine's cores can move)."""
-    print(round_trip_line())
-    print(f"{'threads':>8}{'root it/s':>14}{'speed-up':>10}{'tree it/s':>14}{'speed-up':>10}")
-    base = {}
-    for threads in thread_counts:
-        row = f"{threads:>8}"
-        for parallel in ("root", "tree"):
-            rate = parallel_rate(threads, seconds, parallel, **EVAL_SETTINGS)
-            base.setdefault(parallel, rate)
-            row += f"{rate:>14,.0f}{rate / base[parallel]:>9.2f}x"
-        print(row, flush=True)
-    print(round_trip_line())
 
 
 # The search options, each on top of the presets' settings, with their bytes per node.
@@ -169,8 +136,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--threads", default="1,2", help="thread counts for the scaling table")
-    ap.add_argument("--scaling-only", action="store_true",
-                    help="only the root/tree-parallel scaling table")
     ap.add_argument("--options-only", action="store_true",
                     help="only the table of search options")
     ap.add_argument("--by-time", metavar="SECONDS,...",
@@ -189,9 +154,6 @@ def main() -> None:
         return
     s = args.seconds
     thread_counts = [int(t) for t in args.threads.split(",")]
-    if args.scaling_only:
-        scaling_table(thread_counts, s)
-        return
     if args.options_only:
         options_table(s)
         return
@@ -217,7 +179,7 @@ def main() -> None:
     print("\nmidgame, evaluated leaves (the presets' settings), one thread, each option:")
     options_table(s)
     print("\nmidgame, evaluated leaves (the presets' settings):")
-    scaling_table(thread_counts, s)
+    scaling(thread_counts, s, [])
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 leaves, minimax backups) of a midgame position by thread count, for one shared tree
 (``parallel="tree"``), a tree per thread (``"root"``) and hybrids (several shared trees of
 a few threads each, searched at once, as a player would merge them at the root), and a
-sweep of the shared tree's batching (hot-node threshold, flush interval) at the largest
+sweep of the shared tree's batching (hot-node threshold, flush interval, whether a
+thread's selection sees its own batched updates) at the largest
 thread count.  Meant for a many-core machine; the cores' cache round trip is printed
 before and after (a virtual machine's cores can move).
 
@@ -88,18 +89,20 @@ def scaling(thread_counts, seconds, rows):
 
 def sweep(threads, seconds, base, rows):
     """The shared tree at ``threads`` threads with other batching constants."""
-    print(f"shared tree, {threads} threads, by hot-node threshold (visits a thread) and "
-          "flush interval (iterations):")
-    print(f"{'hot':>6}{'flush':>7}{'it/s':>13}{'speed-up':>10}{'top move':>10}")
+    print(f"shared tree, {threads} threads, by hot-node threshold (visits a thread), flush "
+          "interval (iterations) and whether selection sees the thread's own batch:")
+    print(f"{'hot':>6}{'flush':>7}{'own':>5}{'it/s':>13}{'speed-up':>10}{'top move':>10}")
     try:
         for hot in (32, 128, 512, 2048):
             for flush in (16, 64, 256):
-                _shared_tuning(hot, flush)
-                r = rate(1, threads, seconds)
-                rows.append({"table": "sweep", "threads": threads, "hot": hot,
-                             "flush": flush, **r})
-                print(f"{hot:>6}{flush:>7}{r['it_s']:>13,.0f}{r['it_s'] / base:>9.2f}x"
-                      f"{r['top_share']:>10.0%}", flush=True)
+                for own in (True, False):
+                    _shared_tuning(hot, flush, own)
+                    r = rate(1, threads, seconds)
+                    rows.append({"table": "sweep", "threads": threads, "hot": hot,
+                                 "flush": flush, "own": own, **r})
+                    print(f"{hot:>6}{flush:>7}{'yes' if own else 'no':>5}"
+                          f"{r['it_s']:>13,.0f}{r['it_s'] / base:>9.2f}x"
+                          f"{r['top_share']:>10.0%}", flush=True)
     finally:
         _shared_tuning()
 

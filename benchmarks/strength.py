@@ -27,6 +27,7 @@ import time
 import cythello as cy
 from cythello.cli.common import make_player
 from cythello.match import random_openings, run_match
+from cythello.search._mcts import _shared_tuning
 from cythello.search.clock import parse_clock
 
 # cythello 0.1.0's expert preset, kept here as the fixed baseline.
@@ -171,9 +172,19 @@ def main() -> int:
                     help="easy vs random, then each preset against the one below")
     ap.add_argument("--from-start", action="store_true",
                     help="every game from the initial position, players unseeded")
+    ap.add_argument("--batching", metavar="HOT,FLUSH,OWN",
+                    help="the shared tree's batching for this match: hot nodes from HOT "
+                         "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
+                         "selection sees a thread's own batch (bench_threads.py sweeps "
+                         "them; games in this process: --workers 1)")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
+    if args.batching:
+        if args.workers != 1:
+            ap.error("--batching sets this process's search: use --workers 1")
+        hot, flush, own = (int(v) for v in args.batching.split(","))
+        print("batching (hot, flush, own):", _shared_tuning(hot, flush, own), flush=True)
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,

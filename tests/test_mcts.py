@@ -407,9 +407,20 @@ def test_progressive_widening_considers_the_best_children_first():
     assert sum(c.visits for c in children) == 64
 
 
-@pytest.mark.parametrize("threads", [2, 3])
-def test_shared_tree_invariants(threads):
+@pytest.fixture
+def batching():
+    """Sets the shared search's batching for a test (hot, flush, own); the defaults after."""
+    from cythello.search._mcts import _shared_tuning
+    yield lambda values: _shared_tuning(*values) if values else _shared_tuning()
+    _shared_tuning()
+
+
+# The last case batches nearly every node, flushes seldom, and lets selection see a
+# thread's own batch: every path of the batching at work.
+@pytest.mark.parametrize("threads,tuning", [(2, None), (3, None), (2, (4, 256, True))])
+def test_shared_tree_invariants(threads, tuning, batching):
     from cythello.eval import default_weights
+    batching(tuning)
     board = Board.from_transcript("f5d6c3d3c4f4f6")
     tree = SearchTree(board, seed=4, eval_weights=default_weights(), leaf_eval=1.0,
                       minimax_weight=0.7, exploration=1.0, threads=threads, max_nodes=3_000_000)

@@ -15,8 +15,8 @@ AMAF_BYTES_PER_NODE: int
 ROLLOUT_POLICIES: dict[str, int]
 
 def _limit_root_visits(limit: Optional[int] = None) -> None: ...
-def _shared_tuning(hot: Optional[int] = None,
-                   flush: Optional[int] = None) -> Tuple[int, int]: ...
+def _shared_tuning(hot: Optional[int] = None, flush: Optional[int] = None,
+                   own: Optional[bool] = None) -> Tuple[int, int, bool]: ...
 
 @disjoint_base
 class SearchTree:

@@ -90,16 +90,19 @@ def _limit_root_visits(limit=None):
 # thread-scaling benchmark can sweep them on a many-core machine without a rebuild.
 cdef uint32_t hot_per_thread = HOT_PER_THREAD
 cdef uint32_t flush_every = FLUSH_EVERY
+cdef bint see_own = False
 
 
-def _shared_tuning(hot=None, flush=None):
+def _shared_tuning(hot=None, flush=None, own=None):
     """For benchmarks: the visits per thread from which a shared search batches a node's
-    updates, and the iterations between a thread's flushes (None: the defaults again).
-    Returns the values now in force."""
-    global hot_per_thread, flush_every
+    updates, the iterations between a thread's flushes, and whether selection sees the
+    thread's own batched updates (None: the defaults again).  Returns the values now in
+    force."""
+    global hot_per_thread, flush_every, see_own
     hot_per_thread = HOT_PER_THREAD if hot is None else check_int("hot", hot, 1, 1 << 20)
     flush_every = FLUSH_EVERY if flush is None else check_int("flush", flush, 1, 1 << 20)
-    return hot_per_thread, flush_every
+    see_own = False if own is None else bool(own)
+    return hot_per_thread, flush_every, bool(see_own)
 
 
 # The share of a full pool that recycling keeps (the most visited nodes' children).
@@ -272,22 +275,43 @@ cdef inline void _set_flag(Search* s, Node* n, uint8_t flag) noexcept nogil:
         n.flags |= flag
 
 
-cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogil:
+cdef inline Pending* _pending_find(Batch* batch, uint32_t idx) noexcept nogil:
+    """The thread's pending updates of node ``idx``, NULL if it has none."""
+    cdef uint32_t h = (idx * <uint32_t>2654435761U) >> (32 - BATCH_BITS)
+    while batch.slots[h].node != 0:
+        if batch.slots[h].node == idx + 1:
+            return &batch.slots[h]
+        h = (h + 1) & (BATCH_SLOTS - 1)
+    return NULL
+
+
+cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
+                      Batch* batch) noexcept nogil:
     """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
     children first, in the order set at expansion; children proven lost for the chooser
     never.  With an evaluation, a child's mean reward is blended with the win probability
     of its minimax value, and the bias term uses that probability as the prior.  In a
-    shared search, the virtual losses of other threads count as visits lost."""
+    shared search, the virtual losses of other threads count as visits lost, and a
+    thread's own batched updates of hot nodes (``batch``) as if they were in the tree:
+    else it would choose the same child of a hot node until its next flush."""
     cdef Node* nodes = s.pool.nodes
     cdef uint32_t first = nodes[parent].first_child, i, best = first, n
     cdef uint32_t visits = nodes[parent].visits
     cdef double reward
+    cdef Pending* own
     cdef float explore = s.exploration * sqrt_log(visits)
     cdef float score, best_score = -1e30, q, p
     cdef bint evaluated = s.evaluate != NULL
     cdef uint32_t width = nodes[parent].num_children
     cdef Node* c
     cdef Amaf* amaf
+    if batch != NULL and see_own and visits >= s.hot_visits:
+        own = _pending_find(batch, parent)
+        if own != NULL:
+            visits += own.visits
+            explore = s.exploration * sqrt_log(visits)
+    else:
+        batch = NULL                 # no child of a node below the threshold is hot
     if s.widening != 0:
         # Progressive widening: only the best-ordered children, more as visits grow.
         width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
@@ -297,6 +321,11 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger) noexcept nogi
             continue
         n = c.visits
         reward = c.reward
+        if batch != NULL and n >= s.hot_visits:
+            own = _pending_find(batch, i)
+            if own != NULL:
+                n += own.visits
+                reward += own.reward
         if n == 0:
             return i
         q = <float>(reward / n)
@@ -554,7 +583,8 @@ cdef int _iterate(Search* s, Rng* rng, Batch* batch, Local* local) noexcept nogi
     while node.proven == UNPROVEN:
         flags = _flags(s, node)
         if flags & FLAG_EXPANDED:
-            idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0)
+            idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0,
+                          batch)
             node = &s.pool.nodes[idx]
             if s.shared:
                 held[depth] = _count_visit(s, batch, node, idx)
