@@ -247,6 +247,9 @@ cdef struct Batch:
     # selection, like visits in flight; so only nodes visited often (HOT_PER_THREAD) are
     # batched: the less visited keep their immediate virtual loss, or the threads pile into
     # the same subtrees (a low threshold lost strength at equal iterations in matches).
+    # Selection can count the thread's own batch (``see_own``), which removes that loss
+    # for lower thresholds, at 11-15 % of the iterations at 2 threads: off until a
+    # many-core match says what it is worth there (README, "Shared-tree parallelism").
     uint32_t used
     uint16_t order[BATCH_SLOTS]    # the used slots, in the order taken
     Pending slots[BATCH_SLOTS]
