@@ -8,8 +8,8 @@
 #
 # Environment: GAMES="80 80 80 40" (games of 1v2 2v4 4v8 8v16), MOVE_TIME=0.1,
 # CORES=16, SECONDS_EACH=1.0 (each scaling measurement), PYTHON=python3, and BATCHING=
-# HOT,FLUSH,OWN (e.g. 32,256,1): the 8 vs 16 threads match once more with that batching
-# for both sides (the batching is the process's: compare with the default's result).
+# HOT,FLUSH,OWN (e.g. 32,256,1): 16 threads with that batching against 16 threads with
+# the defaults, at equal time, one game at a time.
 set -u
 OUT_DIR=${1:-many-cores-out}
 PYTHON=${PYTHON:-python3}
@@ -51,9 +51,9 @@ for low in 1 2 4 8; do
     i=$(( i + 1 ))
 done
 if [ -n "${BATCHING:-}" ]; then
-    stamp "8 vs 16 threads with batching ${BATCHING}: ${GAMES[3]} games"
+    stamp "16 threads, batching ${BATCHING} vs the defaults: ${GAMES[3]} games"
     $PYTHON benchmarks/strength.py --games "${GAMES[3]}" --time "$MOVE_TIME" --workers 1 \
         --batching "$BATCHING" --pair "mcts:preset=expert,threads=16" \
-        "mcts:preset=expert,threads=8" 2>&1 | tee -a "$OUT_DIR/elo.txt"
+        "mcts:preset=expert,threads=16" 2>&1 | tee -a "$OUT_DIR/elo.txt"
 fi
 stamp "done"

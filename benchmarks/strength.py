@@ -74,6 +74,25 @@ class Pondering:
         return move
 
 
+class Batched:
+    """A player whose shared-tree searches batch with other constants (hot, flush, own),
+    set around each of its moves: the batching is the process's, so the games must run
+    here, one at a time (``--workers 1``), and the other player keeps the defaults."""
+
+    def __init__(self, player, tuning):
+        self.player, self.tuning = player, tuning
+
+    def reset(self):
+        self.player.reset()
+
+    def choose_move(self, board):
+        _shared_tuning(*self.tuning)
+        try:
+            return self.player.choose_move(board)
+        finally:
+            _shared_tuning()
+
+
 def player(spec, seed, move_time, clock=None):
     if spec == "expert-0.1":
         settings = dict(OLD_EXPERT, seed=seed)
@@ -131,10 +150,13 @@ def book_moves(result, book_player):
 
 
 def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
-           from_start=False):
+           from_start=False, batching=None):
     openings = None if from_start else random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
     one = player(first, None if from_start else 3, move_time, clock)
+    if batching is not None:
+        one = Batched(one, batching)
+        first += f" (batching {','.join(map(str, batching))})"
     result = run_match(Pondering(one) if ponder else one,
                        player(second, None if from_start else 4, move_time, clock),
                        games, openings=openings, workers=workers)
@@ -173,22 +195,26 @@ def main() -> int:
     ap.add_argument("--from-start", action="store_true",
                     help="every game from the initial position, players unseeded")
     ap.add_argument("--batching", metavar="HOT,FLUSH,OWN",
-                    help="the shared tree's batching for this match: hot nodes from HOT "
+                    help="the first player's shared-tree batching: hot nodes from HOT "
                          "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
                          "selection sees a thread's own batch (bench_threads.py sweeps "
-                         "them; games in this process: --workers 1)")
+                         "them; the games run in this process: --workers 1)")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
+    batching = None
     if args.batching:
-        if args.workers != 1:
-            ap.error("--batching sets this process's search: use --workers 1")
-        hot, flush, own = (int(v) for v in args.batching.split(","))
-        print("batching (hot, flush, own):", _shared_tuning(hot, flush, own), flush=True)
+        if args.workers != 1 or args.ponder:
+            ap.error("--batching sets this process's search around the first player's "
+                     "moves: use --workers 1, without --ponder")
+        batching = tuple(int(v) for v in args.batching.split(","))
+        if len(batching) != 3:
+            ap.error("--batching: HOT,FLUSH,OWN, e.g. 32,256,1")
     if args.pair:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
-               clock=args.clock, ponder=args.ponder, from_start=args.from_start)
+               clock=args.clock, ponder=args.ponder, from_start=args.from_start,
+               batching=batching)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):
