@@ -161,6 +161,21 @@ def test_play_with_pondering_plays_and_exits():
     assert out.stdout.count("cythello plays") >= 1 and "hint:" in out.stdout
 
 
+def test_play_against_puct_with_pondering_and_a_clock():
+    # The PUCT player through the same game loop: moves, a hint, an undo (a new game for
+    # the player), pondering on the human's time and a clock.
+    script = "\n".join(["d3", "hint", "e6", "undo", "c6", "quit"]) + "\n"
+    out = run_cli(["play", "--search", "puct", "--iterations", "300", "--seed", "2",
+                   "--ponder", "--clock", "0:30"], script)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("cythello plays") == 3 and "hint:" in out.stdout
+    assert "took back" in out.stdout and "not legal" not in out.stdout
+    assert "left)" in out.stdout
+    bad = run_cli(["play", "--search", "puct", "--threads", "2"], "")
+    assert bad.returncode == 2 and "--threads: the UCT search's options" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
 def test_play_on_a_game_clock():
     out = run_cli(["play", "--color", "white", "--clock", "0:04+0.5", "--preset", "expert",
                    "--seed", "1"], "c3\nquit\n")

@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optio
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
-from ..search.players import PRESETS, AlphaBetaPlayer, MCTSPlayer, RandomPlayer
+from ..search.players import PRESETS, AlphaBetaPlayer, EnginePlayer, MCTSPlayer, RandomPlayer
 from ..search.settings import parse_setting, setting_names
 
 if TYPE_CHECKING:
@@ -90,6 +90,22 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         settings.pop("time_limit", None)
     settings.update(overrides)
     return MCTSPlayer(**settings)
+
+
+def add_search_choice(p: argparse.ArgumentParser) -> None:
+    """``--search``: which tree search a command's engine player runs."""
+    p.add_argument("--search", choices=("uct", "puct"), default="uct",
+                   help="the tree search: UCT with evaluated leaves (the presets', the "
+                        "default) or PUCT guided by the same evaluation (its one-ply "
+                        "values as priors), with the preset's limits")
+
+
+def engine_player(args: argparse.Namespace) -> EnginePlayer:
+    """The player a command serves or plays with: the UCT search of the preset, or PUCT
+    (``--search puct``)."""
+    if args.search == "puct":
+        return puct_player_from_args(args)
+    return player_from_args(args)
 
 
 # Options of the UCT search that PUCT does not have (--search puct refuses them).

@@ -5,15 +5,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..search.players import EnginePlayer
-from .common import add_search_options, player_from_args, puct_player_from_args
-
-
-def engine_player(args: argparse.Namespace) -> EnginePlayer:
-    """The player an engine serves: the UCT search of the preset, or PUCT (--search)."""
-    if args.search == "puct":
-        return puct_player_from_args(args)
-    return player_from_args(args)
+from .common import add_search_choice, add_search_options, engine_player
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:
@@ -40,10 +32,7 @@ def add_parsers(sub: Any) -> None:
                                        "for a GUI.  --iterations/--time, when given, win "
                                        "over the GUI's level and clock.")
         add_search_options(p, default_preset="expert")
-        p.add_argument("--search", choices=("uct", "puct"), default="uct",
-                       help="the tree search: UCT with evaluated leaves (the presets', "
-                            "the default) or PUCT guided by the same evaluation (its "
-                            "one-ply values as priors), with the preset's limits")
+        add_search_choice(p)
         p.add_argument("--ponder", action="store_true",
                        help="think on the opponent's time (the next search starts from "
                             "what it found)")

@@ -11,12 +11,13 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 from ..records.ggf import GgfGame, write_ggf
 from ..search.clock import Clock, parse_clock
-from ..search.players import MCTSPlayer
+from ..search.players import EnginePlayer, MCTSPlayer
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
 from .common import (
     add_position,
+    add_search_choice,
     add_search_options,
-    player_from_args,
+    engine_player,
     position_from_args,
     say,
     use_colour,
@@ -47,7 +48,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``cythello play``: a game against the engine, commands read from stdin."""
     board = position_from_args(args)
     human = 0 if args.color == "black" else 1
-    engine = player_from_args(args)
+    engine = engine_player(args)
     colour = use_colour(sys.stdout)
     last = board.peek() if board.move_stack else None
     clock: Optional[Clock] = args.clock
@@ -143,13 +144,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         engine.stop_pondering()
 
 
-def _engine_move(engine: MCTSPlayer, board: Board, clock: Optional[Clock]) -> int:
+def _engine_move(engine: EnginePlayer, board: Board, clock: Optional[Clock]) -> int:
     """The engine's move: within its own limits, or budgeted from its game clock (and
-    still within its iteration limit: an easy preset stays easy)."""
+    still within its iteration limit: an easy preset stays easy; PUCT keeps its
+    simulation limit under a clock by itself)."""
     moves = list(board.legal_moves)
     if clock is None or len(moves) == 1:
         return engine.choose_move(board)
-    return engine.search(board, iterations=engine.settings.iterations, clock=clock).best_move
+    iterations = engine.settings.iterations if isinstance(engine, MCTSPlayer) else None
+    return engine.search(board, iterations=iterations, clock=clock).best_move
 
 
 def _clock_argument(text: str) -> Clock:
@@ -190,6 +193,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour (default: black, who moves first)")
     add_search_options(p)
+    add_search_choice(p)
     p.add_argument("--clock", type=_clock_argument, metavar="MAIN[+INC]",
                    help="the engine's game clock, e.g. 5:00 or 5:00+2: each move's time "
                         "comes from what is left (instead of --time)")

@@ -85,9 +85,10 @@ class Player(Protocol):
 
 
 class EnginePlayer(Protocol):
-    """What the NBoard and GTP engines ask of a player (:class:`MCTSPlayer`, or
-    :class:`~cythello.search.puct.PUCTPlayer`): searches with limits for one search, a
-    game clock and a stop from another thread, pondering, and its opening book."""
+    """What the NBoard and GTP engines and ``cythello play`` ask of a player
+    (:class:`MCTSPlayer`, or :class:`~cythello.search.puct.PUCTPlayer`): searches with
+    limits for one search, a game clock and a stop from another thread, pondering, its
+    opening book, a move within its own limits, and a new game."""
 
     @property
     def book(self) -> Optional[Book]:
@@ -115,6 +116,14 @@ class EnginePlayer(Protocol):
 
     def stop_pondering(self) -> None:
         """End pondering and wait for it."""
+        ...
+
+    def choose_move(self, board: Board) -> int:
+        """The move to play on ``board`` within the player's own limits."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the game (its tree and pondering): the next position is unrelated."""
         ...
 
 
