@@ -235,6 +235,7 @@ cdef struct Pending:
     uint32_t node            # the node's index + 1 (0: a free slot)
     uint32_t visits
     double reward
+    uint64_t children        # with see_own: bit k, its child first_child + k is pending too
 
 
 cdef struct Batch:
@@ -248,8 +249,9 @@ cdef struct Batch:
     # batched: the less visited keep their immediate virtual loss, or the threads pile into
     # the same subtrees (a low threshold lost strength at equal iterations in matches).
     # Selection can count the thread's own batch (``see_own``), which removes that loss
-    # for lower thresholds, at 11-15 % of the iterations at 2 threads: off until a
-    # many-core match says what it is worth there (README, "Shared-tree parallelism").
+    # for lower thresholds; at 2 threads its more spread-out paths cost 6-12 % of the
+    # iterations (the lookups 1-2 %): off until a many-core match says what it is worth
+    # there (README, "Shared-tree parallelism").
     uint32_t used
     uint16_t order[BATCH_SLOTS]    # the used slots, in the order taken
     Pending slots[BATCH_SLOTS]
@@ -288,33 +290,34 @@ cdef inline Pending* _pending_find(Batch* batch, uint32_t idx) noexcept nogil:
     return NULL
 
 
-cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
-                      Batch* batch) noexcept nogil:
+cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
+                      Pending* own) noexcept nogil:
     """UCB1 (plus progressive bias) over the children of an expanded node; unvisited
     children first, in the order set at expansion; children proven lost for the chooser
     never.  With an evaluation, a child's mean reward is blended with the win probability
     of its minimax value, and the bias term uses that probability as the prior.  In a
-    shared search, the virtual losses of other threads count as visits lost, and a
-    thread's own batched updates of hot nodes (``batch``) as if they were in the tree:
-    else it would choose the same child of a hot node until its next flush."""
+    shared search, the virtual losses of other threads count as visits lost, and (with
+    ``see_own``) a thread's own batched updates of hot nodes as if they were in the tree:
+    else it would choose the same child of a hot node until its next flush.  ``own`` is
+    the parent's entry in the thread's ``batch`` (NULL: none), which says which of its
+    children have entries too."""
     cdef Node* nodes = s.pool.nodes
     cdef uint32_t first = nodes[parent].first_child, i, best = first, n
     cdef uint32_t visits = nodes[parent].visits
     cdef double reward
-    cdef Pending* own
+    cdef uint64_t mine = 0           # the children with pending updates of this thread
+    cdef Pending* pending
     cdef float explore = s.exploration * sqrt_log(visits)
     cdef float score, best_score = -1e30, q, p
     cdef bint evaluated = s.evaluate != NULL
     cdef uint32_t width = nodes[parent].num_children
     cdef Node* c
     cdef Amaf* amaf
-    if batch != NULL and see_own and visits >= s.hot_visits:
-        own = _pending_find(batch, parent)
-        if own != NULL:
-            visits += own.visits
-            explore = s.exploration * sqrt_log(visits)
-    else:
-        batch = NULL                 # no child of a node below the threshold is hot
+    if own != NULL and see_own:
+        # Only the children the thread took since its flush have entries: one lookup each.
+        visits += own.visits
+        explore = s.exploration * sqrt_log(visits)
+        mine = own.children
     if s.widening != 0:
         # Progressive widening: only the best-ordered children, more as visits grow.
         width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
@@ -324,11 +327,11 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger,
             continue
         n = c.visits
         reward = c.reward
-        if batch != NULL and n >= s.hot_visits:
-            own = _pending_find(batch, i)
-            if own != NULL:
-                n += own.visits
-                reward += own.reward
+        if mine != 0 and i - first < 64 and mine >> (i - first) & 1:
+            pending = _pending_find(batch, i)
+            if pending != NULL:
+                n += pending.visits
+                reward += pending.reward
         if n == 0:
             return i
         q = <float>(reward / n)
@@ -587,10 +590,14 @@ cdef int _iterate(Search* s, Rng* rng, Batch* batch, Local* local) noexcept nogi
         flags = _flags(s, node)
         if flags & FLAG_EXPANDED:
             idx = _select(s, idx, corner_danger(~(pos.P | pos.O)) if s.bias != 0 else 0,
-                          batch)
+                          batch, held[depth - 1] if s.shared else NULL)
             node = &s.pool.nodes[idx]
             if s.shared:
                 held[depth] = _count_visit(s, batch, node, idx)
+                if see_own and held[depth] != NULL and held[depth - 1] != NULL:
+                    k = idx - s.pool.nodes[path[depth - 1]].first_child
+                    if k < 64:
+                        held[depth - 1].children |= (<uint64_t>1) << k
             play(&pos, node.move)
             path[depth] = idx
             depth += 1
