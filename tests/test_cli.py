@@ -169,6 +169,7 @@ def test_play_against_puct_with_pondering_and_a_clock():
                    "--ponder", "--clock", "0:30"], script)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("cythello plays") == 3 and "hint:" in out.stdout
+    assert "discs)" in out.stdout.split("hint:", 1)[1].splitlines()[0]
     assert "took back" in out.stdout and "not legal" not in out.stdout
     assert "left)" in out.stdout
     bad = run_cli(["play", "--search", "puct", "--threads", "2"], "")

@@ -103,7 +103,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 say(_move_list(board))
             elif word == "hint":
                 result = engine.search(board)
-                value = f", about {result.value:+.1f} discs" if result.value is not None else ""
+                discs = result.discs                # PUCT's too: from its win rate
+                value = f", about {discs:+.1f} discs" if discs is not None else ""
                 say(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f}{value})")
             elif word == "save":
                 path = text.split(" ", 1)[1].strip() if " " in text else ""
