@@ -127,6 +127,25 @@ def test_analyse_a_whole_game(tmp_path):
     assert all(r.get("forced") or r.get("best_value") is not None for r in data)
 
 
+def test_analyse_with_puct():
+    # A position: every move's visits and discs (from PUCT's win rates); a game: a row a
+    # move with values; UCT's own options are refused by name.
+    out = run_cli(["analyse", "f5d6c3d3c4", "--search", "puct", "--iterations", "2000",
+                   "--seed", "1"])
+    assert out.returncode == 0, out.stderr
+    assert "best move:" in out.stdout and "discs" in out.stdout
+    table = out.stdout.split("proof", 1)[1].strip().split("\n\n", 1)[0].splitlines()
+    assert len(table) >= 2 and all(len(row.split()) == 5 for row in table)   # discs each
+    out = run_cli(["analyse", "f5d6c3d3c4f4", "--game", "--search", "puct", "--iterations",
+                   "300", "--json"])
+    assert out.returncode == 0, out.stderr
+    reviews = json.loads(out.stdout)
+    assert len(reviews) == 6 and all(r["best_value"] is not None for r in reviews
+                                     if not r["forced"])
+    bad = run_cli(["analyse", "f5", "--search", "puct", "--rollout", "random"])
+    assert bad.returncode == 2 and "--rollout: the UCT search's options" in bad.stderr
+
+
 def test_analyse_without_options_runs_the_strong_search_for_two_seconds():
     out = run_cli(["analyse", "f5d6c3", "--json"])
     assert out.returncode == 0, out.stderr

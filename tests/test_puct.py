@@ -562,6 +562,24 @@ def test_limits_clock_solve_and_stops_for_one_search():
         player.search(board, clock=3.0)
 
 
+def test_progress_reports_while_the_tree_grows():
+    # Snapshots come about every progress_interval, the search still running, each with
+    # more simulations than the last and a sound move table; a bad callback is refused.
+    seen = []
+    player = cy.PUCTPlayer(PatternEvaluator(), progress_interval=0.05, seed=1)
+    board = cy.Board.from_transcript("f5d6c3d3c4f4")
+    final = player.search(board, time_limit=0.4, on_progress=seen.append, book=False)
+    assert 2 <= len(seen) <= 12
+    assert all(r.stop_reason == "running" for r in seen)
+    done = [r.iterations for r in seen]
+    assert done == sorted(done) and done[-1] <= final.iterations
+    assert all(r.moves and sum(m.visits for m in r.moves) == r.root_visits for r in seen)
+    with pytest.raises(TypeError, match="on_progress"):
+        player.search(board, iterations=10, on_progress=3)
+    with pytest.raises(SettingsError, match="progress_interval"):
+        cy.PUCTPlayer(PatternEvaluator(), progress_interval=-1)
+
+
 def test_ponder_then_search_reuses_the_pondered_tree_within_its_nodes():
     player = cy.PUCTPlayer(PatternEvaluator(), simulations=500, max_nodes=20_000)
     board = cy.Board.from_transcript("f5d6c3")

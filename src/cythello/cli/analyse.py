@@ -10,12 +10,13 @@ from typing import Any, Callable, List, Optional
 from ..core._board import Board
 from ..records.ggf import read_ggf
 from ..search.analysis import analyse_game, black_view, with_exact_scores
-from ..search.players import MCTSPlayer, SearchResult
+from ..search.players import EnginePlayer, SearchResult
 from ..squares import COLOR_NAMES, square_name
 from .common import (
     add_position,
+    add_search_choice,
     add_search_options,
-    player_from_args,
+    engine_player,
     position_from_args,
     say,
     use_colour,
@@ -33,6 +34,8 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
         proof = f", exact score {result.exact_score:+d}"
     elif result.value is not None:
         proof += f", about {result.value:+.1f} discs"
+    elif result.discs is not None and not result.proof:     # from the win rate (PUCT)
+        proof += f", about {result.discs:+.1f} discs"
     lines.append(f"best move: {result.best_move_name}   win rate {result.win_rate:.3f}"
                  f" for {COLOR_NAMES[board.turn]}{proof}")
     if result.exact_score is not None:
@@ -49,13 +52,14 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
             score = f"{s.score:+d}" if s.score is not None else "?"
             lines.append(f"{s.name:>5} {score:>12}")
         return "\n".join(lines)
-    has_value = any(s.value is not None for s in result.moves)
-    lines.append(f"{'move':>5} {'visits':>10} {'share':>7} {'win rate':>9}"
-                 + (f" {'discs':>7}" if has_value else "") + "  proof")
+    # Discs as NBoard reports them (MoveStats.discs): the evaluation's value, else the win
+    # rate mapped onto discs (PUCT's, a search without an evaluation).
+    lines.append(f"{'move':>5} {'visits':>10} {'share':>7} {'win rate':>9} {'discs':>7}"
+                 "  proof")
     total = sum(s.visits for s in result.moves) or 1
     for s in result.moves[:top or None]:
-        value = f" {s.value:>+7.1f}" if has_value and s.value is not None else \
-            (" " * 8 if has_value else "")
+        discs = s.discs
+        value = f" {discs:>+7.1f}" if discs is not None else " " * 8
         lines.append(f"{s.name:>5} {s.visits:>10,} {s.visits / total:>7.1%} {s.win_rate:>9.3f}"
                      f"{value}  {s.proof or ''}")
     return "\n".join(lines)
@@ -108,7 +112,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-def _book(args: argparse.Namespace, player: MCTSPlayer) -> Any:
+def _book(args: argparse.Namespace, player: EnginePlayer) -> Any:
     """The book an analysis quotes: the player's, else the shipped one (unless --book
     none)."""
     if player.book is not None or args.book is not None:
@@ -118,14 +122,14 @@ def _book(args: argparse.Namespace, player: MCTSPlayer) -> Any:
 
 
 def _player(args: argparse.Namespace, whole_game: bool) -> Any:
-    """The player the options ask for; without a preset or a limit, the expert for
-    ANALYSE_SECONDS on one position (a first run shows the strong search at work, quickly),
-    the medium preset for each position of a game."""
+    """The player the options ask for (UCT, or PUCT with --search puct); without a preset
+    or a limit, the expert for ANALYSE_SECONDS on one position (a first run shows the
+    strong search at work, quickly), the medium preset for each position of a game."""
     if args.preset is None and args.iterations is None and args.time_limit is None:
         changes = {"preset": "medium"} if whole_game else {"preset": "expert",
                                                            "time_limit": ANALYSE_SECONDS}
         args = argparse.Namespace(**{**vars(args), **changes})
-    return player_from_args(args)
+    return engine_player(args)
 
 
 def _progress_line() -> Optional[Callable[[SearchResult], None]]:
@@ -196,6 +200,7 @@ def add_parser(sub: Any) -> None:
     add_search_options(p, default_preset=None,
                        default_text=f"expert for {ANALYSE_SECONDS:g} s on a position, medium "
                                     "on each position of a game")
+    add_search_choice(p)
     p.add_argument("--game", action="store_true",
                    help="analyse every move of the transcript instead of its last position")
     p.add_argument("--game-index", type=int, default=0,

@@ -9,7 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..core._board import Board
 from ..squares import COLOR_NAMES, PASS, square_name
 from .endgame import SolveAborted, solve_moves
-from .players import MCTSPlayer
+from .players import EnginePlayer
 from .results import MoveStats, SearchResult
 
 __all__ = ["MoveReview", "analyse_game", "black_view", "with_exact_scores"]
@@ -48,7 +48,7 @@ def with_exact_scores(board: Board, result: SearchResult) -> SearchResult:
     return result
 
 
-def analyse_game(start: Board, moves: Sequence[int], player: MCTSPlayer,
+def analyse_game(start: Board, moves: Sequence[int], player: EnginePlayer,
                  progress: Optional[Callable[[int, int], None]] = None) -> List[MoveReview]:
     """Every move of the game from ``start``: searched by ``player`` (its opening book
     aside), valued by :attr:`MoveStats.discs` -- the one mapping NBoard reports too.

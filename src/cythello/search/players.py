@@ -85,7 +85,7 @@ class Player(Protocol):
 
 
 class EnginePlayer(Protocol):
-    """What the NBoard and GTP engines and ``cythello play`` ask of a player
+    """What the NBoard and GTP engines, ``cythello play`` and ``analyse`` ask of a player
     (:class:`MCTSPlayer`, or :class:`~cythello.search.puct.PUCTPlayer`): searches with
     limits for one search, a game clock and a stop from another thread, pondering, its
     opening book, a move within its own limits, and a new game."""
@@ -102,8 +102,11 @@ class EnginePlayer(Protocol):
 
     def search(self, board: Board, iterations: Optional[int] = None,
                time_limit: Optional[float] = None, *, clock: Optional[Clock] = None,
-               solve: bool = True, stops_seen: Optional[int] = None) -> SearchResult:
-        """Search ``board`` within these limits (or the player's own)."""
+               solve: bool = True, stops_seen: Optional[int] = None,
+               on_progress: Optional[Callable[[SearchResult], None]] = None,
+               book: bool = True) -> SearchResult:
+        """Search ``board`` within these limits (or the player's own), reporting progress
+        to ``on_progress``; ``book=False`` searches a position of its book too."""
         ...
 
     def stop(self) -> None:

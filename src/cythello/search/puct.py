@@ -25,7 +25,7 @@ from ..nn.contract import check_output
 from ._endgame import Solver
 from ._puct import PuctForest
 from .clock import Clock
-from .players import ENDGAME_TIME_CAP, exact_result
+from .players import ENDGAME_TIME_CAP, MIN_PROGRESS_INTERVAL, exact_result
 from .results import MoveStats, SearchResult
 from .settings import (
     _FLAG,
@@ -95,6 +95,8 @@ class PUCTSettings(SettingsType):
                              "searches on within the nodes it has)")
     seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
                                    "(None: fresh)", optional=True)
+    progress_interval: float = _setting(0.25, _SECONDS, "seconds between a search's "
+                                        "on_progress reports")
 
     KIND: ClassVar[str] = "PUCT"
 
@@ -303,14 +305,21 @@ class PUCTPlayer:
 
     def search(self, board: Board, iterations: Optional[int] = None,
                time_limit: Optional[float] = None, clock: Optional[Clock] = None,
-               solve: bool = True, stops_seen: Optional[int] = None) -> SearchResult:
+               solve: bool = True, stops_seen: Optional[int] = None,
+               on_progress: Optional[Callable[[SearchResult], None]] = None,
+               book: bool = True) -> SearchResult:
         """Search ``board`` and report every root move's visits and win rate.
         ``iterations`` (simulations) and ``time_limit`` replace the settings' limits for
         this search only; a game ``clock`` sets the time limit from the time left (never
         more); ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops`
-        read earlier) a :meth:`stop` that came since ends this search at once."""
+        read earlier) a :meth:`stop` that came since ends this search at once.
+        ``on_progress(snapshot)`` is called about every ``progress_interval`` seconds
+        while the tree grows.  ``book`` is :class:`MCTSPlayer`'s (a PUCT player has no
+        opening book, so it changes nothing)."""
         if not isinstance(board, Board):
             raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
+        if on_progress is not None and not callable(on_progress):
+            raise TypeError("on_progress must be callable")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
         if clock is not None and not isinstance(clock, Clock):
@@ -328,14 +337,15 @@ class PUCTPlayer:
         self._stop = stops_seen is not None and stops_seen != self._stops
         self._solver.clear_stop()
         try:
-            return self._search(board, budget, seconds, solve)
+            return self._search(board, budget, seconds, solve, on_progress)
         finally:
             if self._forest.pending:      # interrupted between gathering and evaluating
                 self._forest.cancel()
             self._lock.release()
 
     def _search(self, board: Board, budget: Optional[int], seconds: Optional[float],
-                solve: bool) -> SearchResult:
+                solve: bool, on_progress: Optional[Callable[[SearchResult], None]] = None
+                ) -> SearchResult:
         s, forest = self.settings, self._forest
         start = time.monotonic()
         if solve and board.empties() <= s.endgame_empties and not self._stop:
@@ -352,6 +362,7 @@ class PUCTPlayer:
         deadline = start + seconds if seconds is not None else None
         calls = 0
         reason = StopReason.ITERATIONS
+        report = start + max(s.progress_interval, MIN_PROGRESS_INTERVAL)
         while True:
             done = forest.simulations(0)
             if budget is not None and done >= budget:
@@ -374,6 +385,11 @@ class PUCTPlayer:
             if not noised and forest.root_expanded(0):
                 root_noise(forest, 0, s, self._rng)
                 noised = True
+            if on_progress is not None and forest.root_expanded(0) \
+                    and time.monotonic() >= report:
+                on_progress(self._result(forest.simulations(0), reused, start,
+                                         StopReason.RUNNING))
+                report = time.monotonic() + max(s.progress_interval, MIN_PROGRESS_INTERVAL)
         self.evaluator_calls += calls
         return self._result(forest.simulations(0), reused, start, reason)
 
