@@ -280,14 +280,19 @@ cdef inline void _set_flag(Search* s, Node* n, uint8_t flag) noexcept nogil:
         n.flags |= flag
 
 
+cdef inline Pending* _batch_slot(Batch* batch, uint32_t idx) noexcept nogil:
+    """The slot of node ``idx`` in the thread's batch: its own, or the free one it would
+    take (linear probing; the table is never full, see _pending)."""
+    cdef uint32_t h = (idx * <uint32_t>2654435761U) >> (32 - BATCH_BITS)
+    while batch.slots[h].node != 0 and batch.slots[h].node != idx + 1:
+        h = (h + 1) & (BATCH_SLOTS - 1)
+    return &batch.slots[h]
+
+
 cdef inline Pending* _pending_find(Batch* batch, uint32_t idx) noexcept nogil:
     """The thread's pending updates of node ``idx``, NULL if it has none."""
-    cdef uint32_t h = (idx * <uint32_t>2654435761U) >> (32 - BATCH_BITS)
-    while batch.slots[h].node != 0:
-        if batch.slots[h].node == idx + 1:
-            return &batch.slots[h]
-        h = (h + 1) & (BATCH_SLOTS - 1)
-    return NULL
+    cdef Pending* p = _batch_slot(batch, idx)
+    return p if p.node == idx + 1 else NULL
 
 
 cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
@@ -532,21 +537,17 @@ cdef void _update_amaf(Search* s, uint32_t* path, int depth, uint64_t black_play
 
 
 cdef Pending* _pending(Batch* batch, uint32_t idx) noexcept nogil:
-    """The thread's pending updates of node ``idx`` (NULL: the table is full)."""
-    cdef uint32_t h = (idx * <uint32_t>2654435761U) >> (32 - BATCH_BITS)
-    cdef Pending* p
-    while True:
-        p = &batch.slots[h]
-        if p.node == idx + 1:
-            return p
-        if p.node == 0:
-            if batch.used >= BATCH_SLOTS * 3 // 4:
-                return NULL
-            p.node = idx + 1
-            batch.order[batch.used] = <uint16_t>h
-            batch.used += 1
-            return p
-        h = (h + 1) & (BATCH_SLOTS - 1)
+    """The thread's pending updates of node ``idx``, a new entry if it had none (NULL:
+    the table is three quarters full, so a free slot always ends a probe)."""
+    cdef Pending* p = _batch_slot(batch, idx)
+    if p.node == idx + 1:
+        return p
+    if batch.used >= BATCH_SLOTS * 3 // 4:
+        return NULL
+    p.node = idx + 1
+    batch.order[batch.used] = <uint16_t>(p - batch.slots)
+    batch.used += 1
+    return p
 
 
 cdef inline Pending* _count_visit(Search* s, Batch* batch, Node* node,
