@@ -2,10 +2,26 @@
 """The shipped pattern evaluation as a PUCT evaluator, in C: the contract between it and
 the PUCT search, which calls it without Python (and without the GIL) when a player or a
 self-play run is given a :class:`PatternEvaluator`."""
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int16_t, uint64_t
 
 from cythello.eval._layout cimport eval_fn
 from cythello.eval._patterns cimport PatternWeights
+
+
+# What answering a position needs, as plain C: a search's threads share it without the
+# GIL (its table stays valid while the PatternEvaluator that made it lives).
+cdef struct PatternAnswer:
+    const int16_t* table
+    eval_fn evaluate
+    double value_unit         # 2 * value_scale discs, in evaluation units
+    double prior_unit         # prior_scale discs, in evaluation units
+
+
+# The answer for one position (side to move owning ``P``), exactly as the Python call
+# gives it for that position's planes: ``logits[0:65]`` (-inf where illegal, 0 for a
+# forced pass) and ``value[0]``.
+cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float* logits,
+                          float* value) noexcept nogil
 
 
 cdef class PatternEvaluator:
@@ -14,8 +30,7 @@ cdef class PatternEvaluator:
     cdef readonly double value_scale
     cdef readonly double prior_scale
 
-    # The answer for one position (side to move owning ``P``), exactly as the Python call
-    # gives it for that position's planes: ``logits[0:65]`` (-inf where illegal, 0 for a
-    # forced pass) and ``value[0]``.
+    cdef PatternAnswer answer(self) noexcept nogil
+    # answer_position with this evaluator's answer().
     cdef void evaluate_position(self, uint64_t P, uint64_t O, float* logits,
                                 float* value) noexcept nogil

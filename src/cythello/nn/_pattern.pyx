@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The shipped pattern evaluation behind the evaluator contract (:mod:`cythello.nn`), in C:
 a reference network for the PUCT search that needs no training.  The PUCT search calls
-:meth:`PatternEvaluator.evaluate_position` directly (``_pattern.pxd``), with the same
-answers as a call through Python but none of its cost."""
+:func:`answer_position` directly (``_pattern.pxd``), with the same answers as a call
+through Python but none of its cost."""
 from libc.math cimport tanh, INFINITY
 from libc.stdint cimport int16_t, uint64_t
 
@@ -57,21 +57,32 @@ cdef class PatternEvaluator:
                 self.evaluate_position(P, O, &lg[i, 0], &v[i])
         return logits, values
 
+    cdef PatternAnswer answer(self) noexcept nogil:
+        cdef PatternAnswer e
+        e.table = self._weights.table
+        e.evaluate = self._evaluate
+        e.value_unit = 2.0 * self.value_scale * EVAL_SCALE
+        e.prior_unit = self.prior_scale * EVAL_SCALE
+        return e
+
     cdef void evaluate_position(self, uint64_t P, uint64_t O, float* logits,
                                 float* value) noexcept nogil:
-        cdef const int16_t* table = self._weights.table
-        cdef double value_unit = 2.0 * self.value_scale * EVAL_SCALE
-        cdef double prior_unit = self.prior_scale * EVAL_SCALE
-        cdef uint64_t moves = legal_moves(P, O)
-        cdef Position child
-        cdef int sq
-        for sq in range(65):
-            logits[sq] = -INFINITY
-        value[0] = <float>tanh(self._evaluate(table, P, O) / value_unit)
-        if moves == 0:
-            logits[64] = 0.0
-        while moves:
-            sq = first_square(moves)
-            moves &= moves - 1
-            child = next_position(P, O, sq)
-            logits[sq] = <float>(-self._evaluate(table, child.P, child.O) / prior_unit)
+        cdef PatternAnswer e = self.answer()
+        answer_position(&e, P, O, logits, value)
+
+
+cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float* logits,
+                          float* value) noexcept nogil:
+    cdef uint64_t moves = legal_moves(P, O)
+    cdef Position child
+    cdef int sq
+    for sq in range(65):
+        logits[sq] = -INFINITY
+    value[0] = <float>tanh(e.evaluate(e.table, P, O) / e.value_unit)
+    if moves == 0:
+        logits[64] = 0.0
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        child = next_position(P, O, sq)
+        logits[sq] = <float>(-e.evaluate(e.table, child.P, child.O) / e.prior_unit)
