@@ -182,17 +182,17 @@ def test_play_with_pondering_plays_and_exits():
 
 def test_play_against_puct_with_pondering_and_a_clock():
     # The PUCT player through the same game loop: moves, a hint, an undo (a new game for
-    # the player), pondering on the human's time and a clock.
+    # the player), pondering on the human's time and a clock, on two threads.
     script = "\n".join(["d3", "hint", "e6", "undo", "c6", "quit"]) + "\n"
     out = run_cli(["play", "--search", "puct", "--iterations", "300", "--seed", "2",
-                   "--ponder", "--clock", "0:30"], script)
+                   "--ponder", "--clock", "0:30", "--threads", "2"], script)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("cythello plays") == 3 and "hint:" in out.stdout
     assert "discs)" in out.stdout.split("hint:", 1)[1].splitlines()[0]
     assert "took back" in out.stdout and "not legal" not in out.stdout
     assert "left)" in out.stdout
-    bad = run_cli(["play", "--search", "puct", "--threads", "2"], "")
-    assert bad.returncode == 2 and "--threads: the UCT search's options" in bad.stderr
+    bad = run_cli(["play", "--search", "puct", "--parallel", "root"], "")
+    assert bad.returncode == 2 and "--parallel: the UCT search's options" in bad.stderr
     assert "Traceback" not in bad.stderr
 
 

@@ -342,6 +342,84 @@ def test_a_full_tree_is_recycled_and_grows_on():
     assert player._forest.check_tree(0) == []
 
 
+# -- several threads in one tree ---------------------------------------------------------
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_threads_share_one_sound_tree(threads):
+    """Threads searching one tree at once: every visit accounted for (an expanded node
+    has 1 + its children's visits: no virtual loss or batched update left behind),
+    priors and means sound, each call within its budget, and the tree's memory grown
+    between calls (a call that fills its room ends early, the next makes more)."""
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    evaluator = PatternEvaluator()
+    forest = PUCTSettings().forest(1)
+    forest.set_root(0, *board.position())
+    forest.run_native(evaluator, [1], 1)          # the root is expanded first
+    for _ in range(6):
+        leaves, resolved = forest.run_shared(evaluator, 0, threads, 4000, 0)
+        assert 0 < leaves + resolved <= 4000
+        assert forest.check_tree(0) == []
+    assert forest.nodes(0) > 65536                # past the first call's room
+    assert forest.root_visits(0) == forest.simulations(0) > 12000
+    with pytest.raises(ValueError, match="threads"):
+        forest.run_shared(evaluator, 0, 0, 10, 0)
+
+
+def test_threads_at_the_node_cap_stop_or_search_on():
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    evaluator = PatternEvaluator()
+    forest = PUCTSettings(max_nodes=5000).forest(1)
+    forest.set_root(0, *board.position())
+    forest.run_native(evaluator, [1], 1)
+    for _ in range(3):
+        while not forest.is_full(0):
+            forest.run_shared(evaluator, 0, 2, 10**6, 0)       # stops when full
+        assert forest.nodes(0) <= 5000 and forest.check_tree(0) == []
+        forest.recycle(0)
+        assert forest.check_tree(0) == [] and not forest.is_full(0)
+    while not forest.is_full(0):
+        forest.run_shared(evaluator, 0, 2, 10**6, 0)
+    before = forest.simulations(0)
+    leaves, resolved = forest.run_shared(evaluator, 0, 2, 3000, 0, False)
+    # A full tree searches on: leaves already evaluated answer again.
+    assert resolved > 0 and forest.simulations(0) == before + leaves + resolved
+    assert forest.nodes(0) <= 5000 and forest.check_tree(0) == []
+
+
+def test_a_player_on_threads_keeps_its_limits_reuse_and_stops():
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=20000, threads=2)
+    result = player.search(board)
+    assert result.stop_reason == "iterations" and result.iterations == 20000
+    assert result.root_visits == 20000 - 1 and player._forest.check_tree(0) == []
+    board.push(result.best_move)
+    timed = player.search(board, time_limit=0.3)
+    assert timed.stop_reason == "time" and 0.29 <= timed.elapsed < 1.0
+    assert timed.reused_visits > 0 and player._forest.check_tree(0) == []
+    endless = cy.PUCTPlayer(PatternEvaluator(), simulations=10**9, threads=2)
+    timer = threading.Timer(0.2, endless.stop)
+    timer.start()
+    stopped = endless.search(board)
+    assert stopped.stop_reason == "stopped" and stopped.elapsed < 1.0
+    small = cy.PUCTPlayer(PatternEvaluator(), time_limit=0.3, max_nodes=3000, threads=2)
+    result = small.search(board)
+    assert small.recycled > 0 and result.nodes <= 3000
+    assert small._forest.check_tree(0) == []
+    small.ponder(board)                           # pondering on two threads too
+    _wait_until(lambda: small._forest.root_visits(0) > 2000, "the pondered tree to grow")
+    small.stop_pondering()
+    assert not _puct_ponder_threads() and small._forest.check_tree(0) == []
+
+
+def test_threads_are_refused_where_they_cannot_work(tmp_path):
+    with pytest.raises(SettingsError, match="PatternEvaluator"):
+        cy.PUCTPlayer(disc_lead, threads=2)       # a network called from Python
+    with pytest.raises(SettingsError, match="batch_size"):
+        PUCTSettings(threads=2, batch_size=4)
+    with pytest.raises(SettingsError, match="one thread"):
+        selfplay.generate(1, tmp_path / "run", evaluator=PatternEvaluator(), threads=2)
+
+
 @pytest.mark.parametrize("batch_size", [1, 5])
 def test_the_pattern_evaluator_is_called_in_c_with_the_same_trees(batch_size):
     """The shipped evaluator skips Python (no evaluator calls) and grows exactly the tree
@@ -631,8 +709,8 @@ def test_engines_serve_puct(capsys):
     assert gtp.player.pondering
     gtp.run(io.StringIO("genmove w\nquit\n"), io.StringIO())
     assert not gtp.player.pondering and not _puct_ponder_threads()
-    assert main(["gtp", "--search", "puct", "--threads", "2"]) == 2
-    assert "--threads: the UCT search's options" in capsys.readouterr().err
+    assert main(["gtp", "--search", "puct", "--parallel", "root"]) == 2
+    assert "--parallel: the UCT search's options" in capsys.readouterr().err
 
 
 def test_a_player_whose_evaluator_refers_to_it_is_still_collected():

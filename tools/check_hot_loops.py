@@ -32,9 +32,11 @@ HOT = {
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],
     "search/_midgame": ["_alphabeta", "_leaf"],
-    "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_backup", "_compact",
-                     "_gather", "_submit", "_recycle_threshold", "_rank"],
-    "nn/_pattern": ["evaluate_position"],
+    "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_fill_children", "_backup",
+                     "_compact", "_gather", "_submit", "_recycle_threshold", "_rank",
+                     "_descend_shared", "_expand_shared", "_backup_shared", "_hot_slot",
+                     "_hot_find", "_hot_entry", "_update", "_flush", "_shared_worker"],
+    "nn/_pattern": ["evaluate_position", "answer_position"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
 

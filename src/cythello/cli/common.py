@@ -110,14 +110,14 @@ def engine_player(args: argparse.Namespace) -> EnginePlayer:
 
 # Options of the UCT search that PUCT does not have (--search puct refuses them).
 _UCT_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
-             ("threads", "--threads"), ("parallel", "--parallel"), ("book", "--book"),
+             ("parallel", "--parallel"), ("book", "--book"),
              ("book_variety", "--book-variety"))
 
 
 def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     """A PUCTPlayer guided by the shipped pattern evaluation (called in C), with the
     preset's limits and exact-solver threshold unless --iterations/--time/--max-nodes/
-    --seed say otherwise; the UCT search's own options are refused by name."""
+    --threads/--seed say otherwise; the UCT search's own options are refused by name."""
     from ..nn import PatternEvaluator
     from ..search.puct import PUCTPlayer
     given = [flag for name, flag in _UCT_ONLY if getattr(args, name, None) is not None]
@@ -135,6 +135,8 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["seed"] = args.seed
     if args.max_nodes is not None:
         settings["max_nodes"] = args.max_nodes
+    if getattr(args, "threads", None) is not None:
+        settings["threads"] = args.threads
     return PUCTPlayer(PatternEvaluator(), **settings)
 
 

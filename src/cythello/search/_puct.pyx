@@ -25,7 +25,7 @@ loss.
 """
 from libc.math cimport sqrt, exp, isfinite, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 
 import numpy as np
 
@@ -33,7 +33,12 @@ from cythello.core._rules cimport (
     Position, play, legal_moves, count, first_square, final_disc_difference, PASS_MOVE,
 )
 from cythello.core._planes cimport write_planes, write_legal
-from cythello.nn._pattern cimport PatternEvaluator
+from cythello.core._platform cimport (
+    cy_load_flag, cy_store_flag, cy_monotonic, cy_atomic_add32, cy_atomic_add64,
+    cy_atomic_add_double, cy_atomic_cas32, cy_atomic_load8, cy_atomic_load32,
+    cy_atomic_or8, cy_atomic_and8, cy_thread, cy_thread_create, cy_thread_join,
+)
+from cythello.nn._pattern cimport PatternEvaluator, PatternAnswer, answer_position
 from cythello.search._recycling cimport visit_bucket, lowest_fitting_bucket
 from cythello.errors import SettingsError
 
@@ -47,6 +52,7 @@ cdef enum:
 cdef enum:
     MAX_PATH = 128        # 60 placements and their passes: a path is never longer
     INITIAL_NODES = 256
+    SHARED_ROOM = 1 << 16 # nodes a shared search makes room for at least, per call
 
 cdef uint32_t NO_NODE = 0xFFFFFFFF
 
@@ -84,6 +90,70 @@ cdef struct PTree:
     uint64_t sims         # simulations finished since the root was set
     bint full             # a leaf could not be expanded: the node cap is reached, and
                           # evaluated leaves are no longer expanded
+
+
+cdef struct Params:       # the search settings the tree work reads
+    uint32_t max_nodes
+    double c_puct
+    double fpu_reduction
+    double virtual_loss
+    int fpu
+
+
+cdef struct Shared:       # one tree searched by several threads (run_shared)
+    # Read by every thread, written by none while they run (the tree's own fields are
+    # not written either: its size and fullness live below, each written field on a
+    # cache line of its own, so that reading the others costs nothing).
+    const PTree* tree
+    const Params* params
+    PatternAnswer answer
+    int64_t budget        # descents to start at most (collisions use them up too)
+    double seconds        # the time limit (0: none), from ``started``
+    double started
+    bint stop_when_full
+    char _line1[64]
+    int64_t claimed       # descents claimed, CLAIM at a time
+    char _line2[64]
+    uint32_t size         # the tree's nodes (a new block is taken by compare-and-swap)
+    uint32_t limit        # the nodes there is room for (the cap, or less: then a call
+    char _line3[64]       # that runs out of room ends, and the next one makes more)
+    int full              # a leaf found no room: the tree's cap is reached
+    int done              # set by the first thread to stop: the others follow
+    char _line4[64]
+    int64_t leaves        # added by each thread as it ends
+    int64_t resolved
+
+
+cdef enum:
+    # A shared search's threads keep their updates of the tree (visits, values, virtual
+    # losses) in a table of their own and add them to the tree every FLUSH_EVERY
+    # simulations: every thread passes through the same nodes near the principal
+    # variation, and a node written at every simulation sends its memory back and
+    # forth between the cores (measured: updates batched only near the root, to depth
+    # 3 or 8, gained little).  A thread's own selection counts its table (else it would
+    # take the same child until its next flush); a node's entry marks which of its
+    # children have entries, so only those are looked up.
+    HOT_SLOTS = 2048      # a power of two; at most HOT_USED used (then updates go to
+    HOT_USED = 1024       # the tree directly): FLUSH_EVERY paths of 32 nodes
+    FLUSH_EVERY = 32
+    CLAIM = 16            # descents a thread claims from the budget at a time
+    # ... except for the last VISIBLE_LOSS nodes of a path: their virtual loss must be
+    # seen by the other threads at once, or they descend to the same waiting leaf.
+    VISIBLE_LOSS = 2
+
+
+cdef struct HotEntry:     # a thread's updates of one node, not yet in the tree
+    uint64_t children     # bit j: child first_child + j has an entry
+    double value
+    uint32_t node         # NO_NODE: a free slot
+    uint32_t visits
+    bint linked           # its parent's entry has its bit
+
+
+cdef struct Worker:       # a shared search's thread
+    HotEntry hot[HOT_SLOTS]
+    uint32_t used[HOT_USED]   # the slots in use, for the flush
+    uint32_t n_used
 
 
 cdef struct Leaf:
@@ -140,11 +210,7 @@ cdef class PuctForest:
     cdef readonly int n
     cdef readonly int max_batch
     cdef readonly int pending          # leaves of the last gather not yet submitted
-    cdef uint32_t max_nodes
-    cdef double c_puct
-    cdef double fpu_reduction
-    cdef double virtual_loss
-    cdef int fpu
+    cdef Params params
     cdef readonly object planes
     cdef readonly object legal
     cdef float[:, :, :, ::1] _planes  # keep the buffers' views alive ...
@@ -172,11 +238,11 @@ cdef class PuctForest:
             self.trees[i].capacity = 0
         self.n = n
         self.max_batch = max_batch
-        self.max_nodes = max_nodes
-        self.c_puct = c_puct
-        self.fpu = FPU_MODES[fpu]
-        self.fpu_reduction = fpu_reduction
-        self.virtual_loss = virtual_loss
+        self.params.max_nodes = max_nodes
+        self.params.c_puct = c_puct
+        self.params.fpu = FPU_MODES[fpu]
+        self.params.fpu_reduction = fpu_reduction
+        self.params.virtual_loss = virtual_loss
         self.planes = np.zeros((max_batch, 2, 8, 8), dtype=np.float32)
         self.legal = np.zeros((max_batch, 65), dtype=np.bool_)
         self._planes = self.planes
@@ -203,7 +269,7 @@ cdef class PuctForest:
         cdef PTree* t = &self.trees[i]
         t.size = 0
         t.full = False
-        if _alloc(t, 1, self.max_nodes) == NO_NODE:
+        if _alloc(t, 1, self.params.max_nodes) == NO_NODE:
             raise MemoryError()
         _clear_node(&t.nodes[0], PASS_MOVE, 1.0)
         t.P = P
@@ -255,7 +321,7 @@ cdef class PuctForest:
         if not 0.0 < keep <= 1.0:
             raise ValueError(f"keep must be in (0, 1], not {keep}")
         cdef PTree* t = &self.trees[i]
-        cdef uint64_t target = <uint64_t>(keep * self.max_nodes)
+        cdef uint64_t target = <uint64_t>(keep * self.params.max_nodes)
         cdef bint done
         with nogil:
             done = _compact(t, 0, _recycle_threshold(t, target))
@@ -306,17 +372,77 @@ cdef class PuctForest:
             raise ValueError(f"steps must be at least 1, not {steps}")
         cdef uint32_t[::1] w = self._want(want)
         cdef int step, k, leaves, resolved, total_leaves = 0, total_resolved = 0
+        cdef PatternAnswer answer = evaluator.answer()
         with nogil:
             for step in range(steps):
                 leaves = self._gather(&w[0], False, &resolved)
                 for k in range(leaves):
-                    evaluator.evaluate_position(self.leaves[k].P, self.leaves[k].O,
-                                                &self._logits[k * 65], &self._values[k])
+                    answer_position(&answer, self.leaves[k].P, self.leaves[k].O,
+                                    &self._logits[k * 65], &self._values[k])
                 self.pending = leaves
                 self._submit(self._logits, self._values)
                 total_leaves += leaves
                 total_resolved += resolved
         return total_leaves, total_resolved
+
+    def run_shared(self, PatternEvaluator evaluator, int i, int threads,
+                   uint64_t simulations, double seconds, bint stop_when_full=True):
+        """Search tree ``i`` on ``threads`` threads at once (the calling one and
+        ``threads - 1`` helpers), the pattern ``evaluator`` called in C, for at most
+        ``simulations`` more descents (a collision with another thread's waiting leaf
+        uses one up), ``seconds`` (0: no limit) or, with ``stop_when_full``, until the
+        tree reached its node cap.  The threads share the tree without a lock (see
+        ``_descend_shared``); a waiting leaf's virtual loss sends the others elsewhere.
+        Nodes cannot move while the threads run, so the tree's memory is grown first,
+        to room for twice its nodes (within the cap), and a call that fills that room
+        ends early.  Returns ``(leaves, resolved)``."""
+        self._check_tree(i)
+        self._check_idle()
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        cdef PTree* t = &self.trees[i]
+        # Room for the tree to double (or to grow by SHARED_ROOM nodes).
+        cdef uint64_t room = max(<uint64_t>t.size * 2, <uint64_t>t.size + SHARED_ROOM)
+        cdef uint32_t limit = <uint32_t>min(room, <uint64_t>self.params.max_nodes)
+        cdef PNode* grown
+        if t.capacity < limit:
+            grown = <PNode*>realloc(t.nodes, limit * sizeof(PNode))
+            if grown == NULL:
+                raise MemoryError()
+            t.nodes = grown
+            t.capacity = limit
+        cdef Shared sh
+        sh.tree = t
+        sh.params = &self.params
+        sh.answer = evaluator.answer()
+        sh.budget = <int64_t>min(simulations, <uint64_t>0x7FFFFFFFFFFFFFFF)
+        sh.claimed = 0
+        sh.seconds = seconds if seconds > 0 else 0.0
+        sh.stop_when_full = stop_when_full
+        sh.size = t.size
+        sh.limit = t.capacity
+        sh.full = t.full
+        sh.done = 0
+        sh.leaves = 0
+        sh.resolved = 0
+        cdef cy_thread* helpers = NULL
+        cdef int started = 0, k
+        with nogil:
+            sh.started = cy_monotonic()
+            if threads > 1:
+                helpers = <cy_thread*>calloc(threads - 1, sizeof(cy_thread))
+            if helpers != NULL:            # without memory for them: alone
+                for k in range(threads - 1):
+                    if cy_thread_create(&helpers[started], _shared_worker, &sh) == 0:
+                        started += 1
+            _shared_worker(&sh)
+            for k in range(started):
+                cy_thread_join(helpers[k])
+            free(helpers)
+        t.size = sh.size
+        t.full = sh.full
+        t.sims += sh.leaves + sh.resolved
+        return sh.leaves, sh.resolved
 
     cdef uint32_t[::1] _want(self, want):
         cdef uint32_t[::1] w = np.ascontiguousarray(want, dtype=np.uint32)
@@ -341,8 +467,9 @@ cdef class PuctForest:
             if self.trees[i].nodes == NULL:
                 continue
             for attempt in range(want[i]):
-                outcome = self._descend(i, &self.leaves[k])
+                outcome = _descend(&self.trees[i], &self.params, &self.leaves[k])
                 if outcome == LEAF:
+                    self.leaves[k].tree = i
                     if write:
                         write_planes(self.leaves[k].P, self.leaves[k].O,
                                      &self._planes_at[k * 128])
@@ -351,77 +478,6 @@ cdef class PuctForest:
                 elif outcome == RESOLVED:
                     resolved[0] += 1
         return k
-
-    cdef int _descend(self, int i, Leaf* leaf) noexcept nogil:
-        cdef PTree* t = &self.trees[i]
-        cdef Position pos
-        pos.P = t.P
-        pos.O = t.O
-        cdef uint32_t n = 0, depth = 1, d
-        cdef int outcome
-        cdef PNode* node = &t.nodes[0]
-        leaf.path[0] = 0
-        while node.flags & EXPANDED:
-            n = self._select(t, n)
-            node = &t.nodes[n]
-            play(&pos, node.move)
-            leaf.path[depth] = n
-            depth += 1
-        if node.flags & PENDING:
-            return COLLIDED
-        if not node.flags & TERMINAL:
-            if t.full and node.visits:
-                # The tree can grow no more: a leaf already evaluated gives its value
-                # again (the mean of its identical evaluations), and the search goes on
-                # refining the tree it has within its memory.
-                _backup(t, leaf.path, depth, node.value / node.visits, 0.0, True)
-                node.flags |= EXTRA_VISITS
-                t.sims += 1
-                return RESOLVED
-            if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
-                outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
-                node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
-                node.flags |= TERMINAL
-        if node.flags & TERMINAL:
-            _backup(t, leaf.path, depth, node.outcome, 0.0, True)
-            t.sims += 1
-            return RESOLVED
-        node.flags |= PENDING
-        for d in range(depth):          # the virtual loss: a visit, a loss for each mover
-            t.nodes[leaf.path[d]].visits += 1
-            t.nodes[leaf.path[d]].value -= self.virtual_loss
-        leaf.P = pos.P
-        leaf.O = pos.O
-        leaf.tree = i
-        leaf.depth = depth
-        return LEAF
-
-    cdef uint32_t _select(self, PTree* t, uint32_t n) noexcept nogil:
-        """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
-        ties), N the visits of all children."""
-        cdef PNode* node = &t.nodes[n]
-        cdef double parent_visits = node.visits - 1 if node.visits > 1 else 1
-        cdef double u = self.c_puct * sqrt(parent_visits)
-        cdef double fpu
-        if self.fpu == FPU_DRAW:
-            fpu = 0.0
-        elif self.fpu == FPU_LOSS:
-            fpu = -1.0
-        else:           # the parent's mean for its side to move: node.value is the opponent's
-            fpu = (-node.value / node.visits if node.visits else 0.0) - self.fpu_reduction
-        cdef uint32_t c, best = node.first_child
-        cdef double score, best_score = -1e300
-        cdef PNode* child
-        for c in range(node.first_child, node.first_child + node.num_children):
-            child = &t.nodes[c]
-            if child.visits:
-                score = child.value / child.visits + u * child.prior / (1 + child.visits)
-            else:
-                score = fpu + u * child.prior
-            if score > best_score:
-                best_score = score
-                best = c
-        return best
 
     def submit(self, logits, values):
         """Expand the waiting leaves with ``logits`` (``pending x 65``: a softmax over each
@@ -440,48 +496,12 @@ cdef class PuctForest:
         ``values``."""
         cdef int k
         for k in range(self.pending):
-            self._expand(&self.leaves[k], &logits[k * 65])
+            _expand(&self.trees[self.leaves[k].tree], &self.params, &self.leaves[k],
+                    &logits[k * 65])
             _backup(&self.trees[self.leaves[k].tree], self.leaves[k].path,
-                    self.leaves[k].depth, -values[k], self.virtual_loss, False)
+                    self.leaves[k].depth, -values[k], self.params.virtual_loss, False)
             self.trees[self.leaves[k].tree].sims += 1
         self.pending = 0
-
-    cdef void _expand(self, Leaf* leaf, const float* logits) noexcept nogil:
-        cdef PTree* t = &self.trees[leaf.tree]
-        cdef uint32_t n = leaf.path[leaf.depth - 1]
-        t.nodes[n].flags &= ~PENDING
-        cdef uint64_t moves = legal_moves(leaf.P, leaf.O)
-        cdef int k = count(moves) if moves else 1
-        cdef uint32_t first = _alloc(t, k, self.max_nodes)
-        if first == NO_NODE:
-            t.full = True         # the leaf keeps its value and stays a leaf
-            t.nodes[n].flags |= EXTRA_VISITS
-            return
-        cdef double top = -INFINITY, total = 0.0, p
-        cdef int sq, j = 0
-        cdef uint64_t rest = moves
-        if moves == 0:
-            _clear_node(&t.nodes[first], PASS_MOVE, 1.0)
-        else:
-            while rest:
-                sq = first_square(rest)
-                rest &= rest - 1
-                if logits[sq] > top:
-                    top = logits[sq]
-            rest = moves
-            while rest:
-                sq = first_square(rest)
-                rest &= rest - 1
-                # A -inf logit is a zero prior; all of them -inf: uniform.
-                p = exp(logits[sq] - top) if isfinite(top) else 1.0
-                _clear_node(&t.nodes[first + j], sq, <float>p)
-                total += p
-                j += 1
-            for j in range(k):
-                t.nodes[first + j].prior = <float>(t.nodes[first + j].prior / total)
-        t.nodes[n].first_child = first
-        t.nodes[n].num_children = k
-        t.nodes[n].flags |= EXPANDED
 
     def cancel(self):
         """Drop the waiting leaves: their virtual losses are taken back, as if the last
@@ -494,7 +514,7 @@ cdef class PuctForest:
             t.nodes[self.leaves[k].path[self.leaves[k].depth - 1]].flags &= ~PENDING
             for d in range(self.leaves[k].depth):
                 t.nodes[self.leaves[k].path[d]].visits -= 1
-                t.nodes[self.leaves[k].path[d]].value += self.virtual_loss
+                t.nodes[self.leaves[k].path[d]].value += self.params.virtual_loss
         self.pending = 0
 
     # -- what the trees hold -----------------------------------------------------------
@@ -605,6 +625,351 @@ cdef class PuctForest:
     cdef void _check_idle(self) except *:
         if self.pending:
             raise RuntimeError("leaves are waiting: submit or cancel them first")
+
+
+cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
+    """One descent of ``t`` from its root: a new leaf (waiting, with its virtual loss
+    on the path), a finished game or a full tree's revisit (scored at once) or a
+    collision with a waiting leaf."""
+    cdef Position pos
+    pos.P = t.P
+    pos.O = t.O
+    cdef uint32_t n = 0, depth = 1, d
+    cdef int outcome
+    cdef PNode* node = &t.nodes[0]
+    leaf.path[0] = 0
+    while node.flags & EXPANDED:
+        n = _select(t, params, n)
+        node = &t.nodes[n]
+        play(&pos, node.move)
+        leaf.path[depth] = n
+        depth += 1
+    if node.flags & PENDING:
+        return COLLIDED
+    if not node.flags & TERMINAL:
+        if t.full and node.visits:
+            # The tree can grow no more: a leaf already evaluated gives its value
+            # again (the mean of its identical evaluations), and the search goes on
+            # refining the tree it has within its memory.
+            _backup(t, leaf.path, depth, node.value / node.visits, 0.0, True)
+            node.flags |= EXTRA_VISITS
+            t.sims += 1
+            return RESOLVED
+        if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
+            outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
+            node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
+            node.flags |= TERMINAL
+    if node.flags & TERMINAL:
+        _backup(t, leaf.path, depth, node.outcome, 0.0, True)
+        t.sims += 1
+        return RESOLVED
+    node.flags |= PENDING
+    for d in range(depth):          # the virtual loss: a visit, a loss for each mover
+        t.nodes[leaf.path[d]].visits += 1
+        t.nodes[leaf.path[d]].value -= params.virtual_loss
+    leaf.P = pos.P
+    leaf.O = pos.O
+    leaf.depth = depth
+    return LEAF
+
+cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
+                      const Worker* w=NULL) noexcept nogil:
+    """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
+    ties), N the visits of all children; with ``w``, counting the updates of ``n`` and
+    its children that thread ``w`` has not added to the tree yet."""
+    cdef const PNode* node = &t.nodes[n]
+    cdef double visits = node.visits, value = node.value, child_visits, child_value
+    cdef const HotEntry* e = _hot_find(w, n) if w != NULL else NULL
+    cdef uint64_t batched = 0
+    if e != NULL:
+        visits += e.visits
+        value += e.value
+        batched = e.children
+    cdef double parent_visits = visits - 1 if visits > 1 else 1
+    cdef double u = params.c_puct * sqrt(parent_visits)
+    cdef double fpu
+    if params.fpu == FPU_DRAW:
+        fpu = 0.0
+    elif params.fpu == FPU_LOSS:
+        fpu = -1.0
+    else:           # the parent's mean for its side to move: node.value is the opponent's
+        fpu = (-value / visits if visits else 0.0) - params.fpu_reduction
+    cdef uint32_t c, best = node.first_child
+    cdef double score, best_score = -1e300
+    cdef const PNode* child
+    for c in range(node.first_child, node.first_child + node.num_children):
+        child = &t.nodes[c]
+        child_visits = child.visits
+        child_value = child.value
+        if batched >> (c - node.first_child) & 1:
+            e = _hot_find(w, c)
+            if e != NULL:
+                child_visits += e.visits
+                child_value += e.value
+        if child_visits:
+            score = child_value / child_visits + u * child.prior / (1 + child_visits)
+        else:
+            score = fpu + u * child.prior
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+cdef void _expand(PTree* t, const Params* params, Leaf* leaf,
+                  const float* logits) noexcept nogil:
+    """Give the waiting ``leaf`` its children, with priors from ``logits``; a full
+    tree keeps it a leaf."""
+    cdef uint32_t n = leaf.path[leaf.depth - 1]
+    t.nodes[n].flags &= ~PENDING
+    cdef uint64_t moves = legal_moves(leaf.P, leaf.O)
+    cdef uint32_t first = _alloc(t, count(moves) if moves else 1, params.max_nodes)
+    if first == NO_NODE:
+        t.full = True         # the leaf keeps its value and stays a leaf
+        t.nodes[n].flags |= EXTRA_VISITS
+        return
+    _fill_children(t, n, first, moves, logits)
+    t.nodes[n].flags |= EXPANDED
+
+
+cdef void _fill_children(const PTree* t, uint32_t n, uint32_t first, uint64_t moves,
+                         const float* logits) noexcept nogil:
+    """Write node ``n``'s children (one a legal move, or the pass) from ``first`` on,
+    their priors a softmax of ``logits``, and point ``n`` at them (its EXPANDED flag is
+    the caller's: the shared search publishes it last)."""
+    cdef int k = count(moves) if moves else 1
+    cdef double top = -INFINITY, total = 0.0, p
+    cdef int sq, j = 0
+    cdef uint64_t rest = moves
+    if moves == 0:
+        _clear_node(&t.nodes[first], PASS_MOVE, 1.0)
+    else:
+        while rest:
+            sq = first_square(rest)
+            rest &= rest - 1
+            if logits[sq] > top:
+                top = logits[sq]
+        rest = moves
+        while rest:
+            sq = first_square(rest)
+            rest &= rest - 1
+            # A -inf logit is a zero prior; all of them -inf: uniform.
+            p = exp(logits[sq] - top) if isfinite(top) else 1.0
+            _clear_node(&t.nodes[first + j], sq, <float>p)
+            total += p
+            j += 1
+        for j in range(k):
+            t.nodes[first + j].prior = <float>(t.nodes[first + j].prior / total)
+    t.nodes[n].first_child = first
+    t.nodes[n].num_children = k
+
+
+# -- several threads in one tree (run_shared) ------------------------------------------
+#
+# No lock: a thread descends while others update the nodes it reads.  Visits, values and
+# flags change by atomic operations; a leaf is claimed by setting its PENDING flag
+# (whoever set it first expands it; anyone else collides); its children are written in
+# place and published by the EXPANDED flag, set last with release order and read with
+# acquire order, so a thread that sees EXPANDED sees the children.  Nodes never move
+# while the threads run: the arena is grown to the cap first and new nodes are taken
+# from its end by compare-and-swap.  (A lock around the tree measured slower at two
+# threads than one: a descent is memory-bound and takes as long as an evaluation.)
+
+cdef int _descend_shared(Shared* sh, Worker* w, Leaf* leaf) noexcept nogil:
+    """:func:`_descend` for a tree other threads search at the same time (thread ``w``)."""
+    cdef const PTree* t = sh.tree
+    cdef Position pos
+    pos.P = t.P
+    pos.O = t.O
+    cdef uint32_t n = 0, depth = 1, d
+    cdef uint8_t flags
+    cdef int outcome
+    cdef PNode* node = &t.nodes[0]
+    leaf.path[0] = 0
+    while True:
+        flags = cy_atomic_load8(&node.flags)
+        if flags & EXPANDED:
+            n = _select(t, sh.params, n, w)
+            node = &t.nodes[n]
+            play(&pos, node.move)
+            leaf.path[depth] = n
+            depth += 1
+            continue
+        if flags & PENDING:
+            return COLLIDED
+        if flags & TERMINAL:
+            _backup_shared(t, w, leaf.path, depth, node.outcome, 0.0, True)
+            return RESOLVED
+        if cy_load_flag(&sh.full) and cy_atomic_load32(&node.visits):
+            _backup_shared(t, w, leaf.path, depth, node.value / node.visits, 0.0, True)
+            cy_atomic_or8(&node.flags, EXTRA_VISITS)
+            return RESOLVED
+        if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
+            outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
+            node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
+            cy_atomic_or8(&node.flags, TERMINAL)      # after its outcome: see above
+            continue
+        flags = cy_atomic_or8(&node.flags, PENDING)
+        if flags & PENDING:
+            return COLLIDED
+        if flags & (EXPANDED | TERMINAL):   # another thread got here first, and finished
+            cy_atomic_and8(&node.flags, <uint8_t>~PENDING)
+            continue
+        break
+    for d in range(depth):          # the virtual loss: a visit, a loss for each mover
+        _update(t, w, leaf.path, d, 1, -sh.params.virtual_loss, d + VISIBLE_LOSS >= depth)
+    leaf.P = pos.P
+    leaf.O = pos.O
+    leaf.depth = depth
+    return LEAF
+
+
+cdef void _expand_shared(Shared* sh, Leaf* leaf, const float* logits) noexcept nogil:
+    """:func:`_expand` for a tree other threads search at the same time."""
+    cdef const PTree* t = sh.tree
+    cdef uint32_t n = leaf.path[leaf.depth - 1]
+    cdef uint64_t moves = legal_moves(leaf.P, leaf.O)
+    cdef uint32_t k = count(moves) if moves else 1, first
+    while True:
+        first = cy_atomic_load32(&sh.size)
+        if <uint64_t>first + k > sh.limit:
+            if sh.limit >= sh.params.max_nodes:
+                cy_store_flag(&sh.full, 1)
+            else:
+                cy_store_flag(&sh.done, 1)
+            cy_atomic_or8(&t.nodes[n].flags, EXTRA_VISITS)
+            cy_atomic_and8(&t.nodes[n].flags, <uint8_t>~PENDING)
+            return
+        if cy_atomic_cas32(&sh.size, first, first + k):
+            break
+    _fill_children(t, n, first, moves, logits)
+    cy_atomic_or8(&t.nodes[n].flags, EXPANDED)         # publishes the children
+    cy_atomic_and8(&t.nodes[n].flags, <uint8_t>~PENDING)
+
+
+cdef void _backup_shared(const PTree* t, Worker* w, uint32_t* path, uint32_t depth, double value,
+                         double restore, bint add_visit) noexcept nogil:
+    """:func:`_backup` for a tree other threads search at the same time (thread ``w``)."""
+    cdef int d
+    for d in range(<int>depth - 1, -1, -1):
+        _update(t, w, path, d, 1 if add_visit else 0, restore + value,
+                d + VISIBLE_LOSS >= <int>depth)
+        value = -value
+
+
+cdef inline uint32_t _hot_slot(const Worker* w, uint32_t n) noexcept nogil:
+    """The slot of node ``n`` in thread ``w``'s table, or the free slot where it goes."""
+    cdef uint32_t i = (n * <uint32_t>2654435761) & (HOT_SLOTS - 1)
+    while w.hot[i].node != NO_NODE and w.hot[i].node != n:
+        i = (i + 1) & (HOT_SLOTS - 1)
+    return i
+
+
+cdef inline const HotEntry* _hot_find(const Worker* w, uint32_t n) noexcept nogil:
+    """Thread ``w``'s batched updates of node ``n``, or NULL."""
+    cdef uint32_t i = _hot_slot(w, n)
+    return &w.hot[i] if w.hot[i].node == n else NULL
+
+
+cdef HotEntry* _hot_entry(Worker* w, uint32_t n) noexcept nogil:
+    """Thread ``w``'s entry for node ``n``, made if new; NULL when the table is full."""
+    cdef uint32_t i = _hot_slot(w, n)
+    if w.hot[i].node == n:
+        return &w.hot[i]
+    if w.n_used >= HOT_USED:
+        return NULL
+    w.hot[i].node = n
+    w.hot[i].visits = 0
+    w.hot[i].value = 0.0
+    w.hot[i].children = 0
+    w.hot[i].linked = False
+    w.used[w.n_used] = i
+    w.n_used += 1
+    return &w.hot[i]
+
+
+cdef void _update(const PTree* t, Worker* w, const uint32_t* path, uint32_t d,
+                  uint32_t visits, double value, bint direct) noexcept nogil:
+    """Add ``visits`` and ``value`` to the node ``path[d]``: into thread ``w``'s table
+    (its parent's entry marking it), or into the tree when ``direct`` or the table is
+    full."""
+    cdef uint32_t n = path[d]
+    cdef HotEntry* e = NULL if direct else _hot_entry(w, n)
+    cdef HotEntry* parent
+    if e == NULL:
+        if visits:
+            cy_atomic_add32(&t.nodes[n].visits, visits)
+        cy_atomic_add_double(&t.nodes[n].value, value)
+        return
+    e.visits += visits
+    e.value += value
+    if d > 0 and not e.linked:
+        parent = _hot_entry(w, path[d - 1])
+        if parent != NULL:
+            parent.children |= (<uint64_t>1) << (n - t.nodes[path[d - 1]].first_child)
+            e.linked = True
+
+
+cdef void _flush(const PTree* t, Worker* w) noexcept nogil:
+    """Add thread ``w``'s table to the tree and empty it."""
+    cdef uint32_t k
+    cdef HotEntry* e
+    for k in range(w.n_used):
+        e = &w.hot[w.used[k]]
+        if e.visits:
+            cy_atomic_add32(&t.nodes[e.node].visits, e.visits)
+        cy_atomic_add_double(&t.nodes[e.node].value, e.value)
+        e.node = NO_NODE
+    w.n_used = 0
+
+
+cdef void _shared_worker(void* arg) noexcept nogil:
+    """One thread of :meth:`PuctForest.run_shared`: simulations until the shared search
+    is done (its budget, time or a full tree); the first thread to see the end tells the
+    others."""
+    cdef Shared* sh = <Shared*>arg
+    cdef const PTree* t = sh.tree
+    cdef Leaf leaf
+    cdef float logits[65]
+    cdef float value
+    cdef int outcome
+    cdef uint32_t k = 0, i
+    cdef int64_t claimed = 0, leaves = 0, resolved = 0
+    cdef Worker* w = <Worker*>malloc(sizeof(Worker))
+    if w == NULL:
+        return              # the other threads search on (the caller's too)
+    for i in range(HOT_SLOTS):
+        w.hot[i].node = NO_NODE
+    w.n_used = 0
+    while not cy_load_flag(&sh.done):
+        k += 1
+        if sh.seconds > 0 and (k & 15) == 0 and cy_monotonic() - sh.started >= sh.seconds:
+            cy_store_flag(&sh.done, 1)
+            break
+        if sh.stop_when_full and cy_load_flag(&sh.full):
+            cy_store_flag(&sh.done, 1)
+            break
+        if claimed == 0:
+            claimed = min(<int64_t>CLAIM, sh.budget - cy_atomic_add64(&sh.claimed, CLAIM))
+            if claimed <= 0:
+                cy_store_flag(&sh.done, 1)
+                break
+        claimed -= 1
+        if k % FLUSH_EVERY == 0:
+            _flush(t, w)
+        outcome = _descend_shared(sh, w, &leaf)
+        if outcome == RESOLVED:
+            resolved += 1
+        if outcome != LEAF:
+            continue        # a collision: another thread's leaf is waiting there
+        answer_position(&sh.answer, leaf.P, leaf.O, logits, &value)
+        _expand_shared(sh, &leaf, logits)
+        _backup_shared(t, w, leaf.path, leaf.depth, -value, sh.params.virtual_loss, False)
+        leaves += 1
+    _flush(t, w)
+    free(w)
+    cy_atomic_add64(&sh.leaves, leaves)
+    cy_atomic_add64(&sh.resolved, resolved)
 
 
 cdef void _backup(PTree* t, uint32_t* path, uint32_t depth, double value, double restore,

@@ -34,6 +34,7 @@ from .settings import (
     DEFAULT_MAX_NODES,
     MAX_ITERATIONS,
     MAX_NODES,
+    MAX_THREADS,
     SettingsType,
     _choice,
     _int,
@@ -50,6 +51,9 @@ MAX_BATCH = 1 << 16
 # Simulations per call into C when the evaluator is the pattern evaluation (a millisecond
 # or so: time limits and stop() are checked between calls).
 NATIVE_CHUNK = 256
+# Seconds per call of a search on several threads (threads start and end with each call;
+# time limits and stop() are checked between calls).
+SHARED_CHUNK = 0.02
 MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 
 
@@ -73,6 +77,9 @@ class PUCTSettings(SettingsType):
                                     "for an unvisited child (fpu=parent)")
     batch_size: int = _setting(1, _int(1, MAX_BATCH), "leaves gathered per evaluator call, "
                                "per game")
+    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching one tree at once "
+                            "(the shipped pattern evaluator only; a network called from "
+                            "Python spreads its search with batch_size)")
     virtual_loss: float = _setting(1.0, _number(0, 10), "losses a waiting leaf counts on "
                                    "its path, so the next leaves of a batch go elsewhere")
     dirichlet_alpha: float = _setting(0.0, _number(0, 100), "root noise Dir(alpha) over "
@@ -102,6 +109,10 @@ class PUCTSettings(SettingsType):
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.threads > 1 and self.batch_size > 1:
+            raise SettingsError("threads and batch_size are two ways to spread a search "
+                                f"(threads={self.threads}, batch_size={self.batch_size}): "
+                                "choose one")
         if self.simulations is None and self.time_limit is None:
             object.__setattr__(self, "simulations", 800)
 
@@ -207,6 +218,11 @@ class PUCTPlayer:
         self.evaluator = evaluator
         self.settings = settings.replace(**options) if settings is not None \
             else PUCTSettings(**options)
+        self._native = runs_in_c(evaluator)
+        if self.settings.threads > 1 and not self._native:
+            raise SettingsError(f"threads={self.settings.threads} needs the shipped "
+                                "PatternEvaluator, which the threads call in C; a network "
+                                "called from Python spreads its search with batch_size")
         self._forest = self.settings.forest(1)
         self._rng = np.random.default_rng(self.settings.seed)
         self._root: Optional[Board] = None      # the position the tree's root holds
@@ -214,7 +230,6 @@ class PUCTPlayer:
         self._stop = False
         self._solver = Solver()
         self.evaluator_calls = 0                # calls into Python, over the player's life
-        self._native = runs_in_c(evaluator)
         self.recycled = 0                       # recyclings of the tree, over its life
         self._stops = 0                         # stop() calls, over the player's life
         # The pondering thread and its end event, in a one-item list that a finalizer
@@ -429,11 +444,21 @@ class PUCTPlayer:
 
 def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, native: bool,
           budget: Optional[int], call: int) -> Tuple[int, bool]:
-    """One search step of tree 0 (a chunk of them in C when ``native``, within the
-    ``budget`` of simulations left), then a recycling if the tree filled up (and the
-    settings ask for it): the leaves evaluated and whether it was recycled."""
+    """One search step of tree 0 (a chunk of them in C when ``native``, on
+    ``settings.threads`` threads once the root is expanded, within the ``budget`` of
+    simulations left), then a recycling if the tree filled up (and the settings ask for
+    it): the leaves evaluated and whether it was recycled."""
     want = settings.batch_size if budget is None else min(settings.batch_size, budget)
     steps = 1
+    if native and settings.threads > 1 and forest.root_expanded(0):
+        assert runs_in_c(evaluator)
+        leaves, _ = forest.run_shared(evaluator, 0, settings.threads,
+                                      MAX_ITERATIONS if budget is None else budget,
+                                      SHARED_CHUNK, settings.recycle)
+        recycled = settings.recycle and forest.is_full(0)
+        if recycled:
+            forest.recycle(0)
+        return int(leaves), recycled
     if native and forest.root_expanded(0):
         steps = max(1, NATIVE_CHUNK // want)
         if budget is not None:

@@ -43,11 +43,11 @@ class GameSettings:
         if "time_limit" in self.player:
             raise SettingsError("self-play needs an iteration limit, not a time limit, "
                                 "to be reproducible")
-        if puct:
-            PUCTSettings(**self.player)
-        elif self.player.get("threads", 1) != 1:
+        if self.player.get("threads", 1) != 1:
             raise SettingsError("self-play searches use one thread each (workers run "
                                 "games in parallel)")
+        if puct:
+            PUCTSettings(**self.player)
         else:
             MCTSPlayer.preset("classic", **self.player)    # validates the settings
         if not 0 <= self.random_plies <= 60:
