@@ -4,11 +4,14 @@ leaves, minimax backups) of a midgame position by thread count, for one shared t
 a few threads each, searched at once, as a player would merge them at the root), and a
 sweep of the shared tree's batching (hot-node threshold, flush interval, whether a
 thread's selection sees its own batched updates) at the largest
-thread count.  Meant for a many-core machine; the cores' cache round trip is printed
-before and after (a virtual machine's cores can move).
+thread count; then the PUCT search's simulations/s (``PUCTPlayer(threads=n)`` guided by
+the shipped pattern evaluation, one shared tree) by thread count.  Meant for a many-core
+machine; the cores' cache round trip is printed before and after (a virtual machine's
+cores can move).
 
     python3 benchmarks/bench_threads.py --threads 1,2,4,8,16 --seconds 1.5
     python3 benchmarks/bench_threads.py --threads 1,2 --no-sweep       # two cores
+    python3 benchmarks/bench_threads.py --threads 1,2 --search puct
     python3 benchmarks/bench_threads.py ... --json out.json            # the rows, for notes
 """
 import argparse
@@ -19,6 +22,7 @@ import time
 from _reference import core_round_trip_ns
 
 import cythello as cy
+from cythello.nn import PatternEvaluator
 from cythello.search._mcts import SearchTree, _shared_tuning
 from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
 
@@ -87,6 +91,24 @@ def scaling(thread_counts, seconds, rows):
     return base
 
 
+def puct_scaling(thread_counts, seconds, rows):
+    """PUCT simulations/s by thread count: a player's timed search of the midgame
+    position (its chunks of C work and the Python between them included)."""
+    print(f"PUCT (pattern evaluation), one shared tree:\n{'threads':>8}{'sims/s':>13}"
+          f"{'speed-up':>10}{'per thread':>11}{'top move':>10}")
+    base = None
+    for threads in thread_counts:
+        player = cy.PUCTPlayer(PatternEvaluator(), time_limit=seconds, threads=threads)
+        result = player.search(MIDGAME)
+        sims = result.iterations / result.elapsed
+        base = base or sims
+        top = max(m.visits for m in result.moves) / max(1, result.root_visits)
+        rows.append({"table": "puct", "threads": threads, "sims_s": sims,
+                     "nodes": result.nodes, "top_share": top})
+        print(f"{threads:>8}{sims:>13,.0f}{sims / base:>9.2f}x{sims / base / threads:>10.0%}"
+              f"{top:>10.0%}", flush=True)
+
+
 def sweep(threads, seconds, base, rows):
     """The shared tree at ``threads`` threads with other batching constants."""
     print(f"shared tree, {threads} threads, by hot-node threshold (visits a thread), flush "
@@ -113,16 +135,21 @@ def main():
     ap.add_argument("--threads", default="1,2", help="thread counts (default: 1,2)")
     ap.add_argument("--seconds", type=float, default=1.5, help="each measurement's time")
     ap.add_argument("--no-sweep", action="store_true", help="no sweep of the batching")
+    ap.add_argument("--search", choices=("uct", "puct", "both"), default="both",
+                    help="which search's scaling (default: both)")
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     rows = []
     print(round_trip_line(), flush=True)
-    base = scaling(counts, args.seconds, rows)
-    if not args.no_sweep and max(counts) > 1:
-        sweep(max(counts), args.seconds, base, rows)
-    again = rate(1, 1, args.seconds)["it_s"]
-    print(f"one thread again: {again:,.0f} it/s ({again / base:.2f}x the first)")
+    if args.search != "puct":
+        base = scaling(counts, args.seconds, rows)
+        if not args.no_sweep and max(counts) > 1:
+            sweep(max(counts), args.seconds, base, rows)
+        again = rate(1, 1, args.seconds)["it_s"]
+        print(f"one thread again: {again:,.0f} it/s ({again / base:.2f}x the first)")
+    if args.search != "uct":
+        puct_scaling(counts, args.seconds, rows)
     print(round_trip_line())
     if args.json:
         with open(args.json, "w") as f:

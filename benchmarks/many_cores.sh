@@ -13,7 +13,8 @@
 # 1:2" (seconds a move, lower:higher): the expert preset on one thread against itself
 # with twice the time, N games each, CORES games at once (what a doubling of time buys,
 # with many games). SKIP_THREADS=1 leaves out the thread scaling, the solver and the
-# matches by threads.
+# matches by threads. PUCT_GAMES="40 40 32 24": PUCT (threads=N) per doubling of threads
+# too, PUCT_TIME=0.25 s a move (the scaling table has PUCT's simulations/s anyway).
 set -u
 OUT_DIR=${1:-many-cores-out}
 PYTHON=${PYTHON:-python3}
@@ -53,6 +54,20 @@ if [ -z "${SKIP_THREADS:-}" ]; then
         $PYTHON benchmarks/strength.py --games "${GAMES[$i]}" --time "$MOVE_TIME" \
             --workers "$workers" --pair "mcts:preset=expert,threads=${high}" \
             "mcts:preset=expert,threads=${low}" 2>&1 | tee -a "$OUT_DIR/elo.txt"
+        i=$(( i + 1 ))
+    done
+fi
+if [ -n "${PUCT_GAMES:-}" ]; then
+    read -r -a PGAMES <<< "$PUCT_GAMES"
+    i=0
+    for low in 1 2 4 8; do
+        high=$(( 2 * low ))
+        workers=$(( CORES / high > 0 ? CORES / high : 1 ))
+        stamp "PUCT ${low} vs ${high} threads: ${PGAMES[$i]} games, ${workers} at once"
+        $PYTHON benchmarks/strength.py --games "${PGAMES[$i]}" --workers "$workers" --pair \
+            "puct:time=${PUCT_TIME:-0.25},endgame_empties=20,threads=${high}" \
+            "puct:time=${PUCT_TIME:-0.25},endgame_empties=20,threads=${low}" 2>&1 \
+            | tee -a "$OUT_DIR/elo.txt"
         i=$(( i + 1 ))
     done
 fi
