@@ -703,7 +703,9 @@ def test_clock_budgets_and_time_extension():
     assert Clock(10, 0, 3).after(1).moves_to_go == 2 and Clock(10, 0, 1).after(1).moves_to_go is None
     # The start position's four moves are equally good: the search stays unsettled, and
     # time extension spends more than the budget there, never more than the clock allows.
-    clock = Clock(3.0)
+    # (Ten seconds on the clock: a budget of 0.3 s, whose 30 % slack a busy machine's
+    # stall does not use up; with 3 s it was 28 ms, and CI failed once.)
+    clock = Clock(10.0)
     budget = clock.budget(60)
     plain = MCTSPlayer(seed=1, eval_weights="default", leaf_eval=1.0, minimax_weight=0.7)
     extended = MCTSPlayer(seed=1, eval_weights="default", leaf_eval=1.0, minimax_weight=0.7,
