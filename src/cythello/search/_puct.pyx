@@ -11,7 +11,9 @@ with ``virtual_loss``, a loss for each mover), so the next descent of the same t
 elsewhere; a descent that meets a waiting leaf is a collision and is dropped.  Finished
 games met by a descent are scored at once, without the evaluator.  With the shipped
 pattern evaluation, :meth:`PuctForest.run_native` does whole steps in C (gather, evaluate,
-submit), with the answers a call through Python would give.
+submit), with the answers a call through Python would give, and
+:meth:`PuctForest.run_shared` searches one tree on several threads at once (see "several
+threads in one tree" below).
 
 A tree at its node cap stops growing but not searching: an evaluated leaf then answers
 with its value again, until :meth:`PuctForest.recycle` drops the children of the least

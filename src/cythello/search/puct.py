@@ -5,8 +5,9 @@ evaluator's prior, and a new leaf takes the evaluator's value instead of a playo
 tree lives in C (:mod:`cythello.search._puct`); a search step gathers up to
 ``batch_size`` leaves (virtual loss spreads them), calls the evaluator once on the batch
 and backs its values up.  Finished games inside the tree are scored exactly, without the
-evaluator.  For many games sharing one batch, see :func:`cythello.selfplay.generate` with
-``evaluator=``.
+evaluator.  With the shipped :class:`~cythello.nn.PatternEvaluator`, ``threads=N`` searches
+the tree on N threads at once, in C (:meth:`PuctForest.run_shared`).  For many games
+sharing one batch, see :func:`cythello.selfplay.generate` with ``evaluator=``.
 """
 from __future__ import annotations
 
@@ -201,7 +202,9 @@ class PUCTPlayer:
         >>> player.choose_move(board)
 
     The evaluator runs on the calling thread (on a background thread while the player
-    ponders); the tree work between its calls runs in C without the GIL.  An evaluator
+    ponders); the tree work between its calls runs in C without the GIL.  The shipped
+    :class:`~cythello.nn.PatternEvaluator` is called in C instead, on ``threads`` threads
+    sharing the tree.  An evaluator
     that raises leaves the player usable (its exception goes on unchanged); a wrong answer
     raises :class:`~cythello.errors.EvaluatorError`.  The player serves the NBoard and GTP
     engines as :class:`~cythello.MCTSPlayer` does (per-search limits, a game clock,
