@@ -674,6 +674,7 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
     leaf.depth = depth
     return LEAF
 
+
 cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
                       const Worker* w=NULL) noexcept nogil:
     """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
