@@ -394,13 +394,13 @@ def test_a_player_on_threads_keeps_its_limits_reuse_and_stops():
     assert result.root_visits == 20000 - 1 and player._forest.check_tree(0) == []
     board.push(result.best_move)
     timed = player.search(board, time_limit=0.3)
-    assert timed.stop_reason == "time" and 0.29 <= timed.elapsed < 1.0
+    assert timed.stop_reason == "time" and 0.29 <= timed.elapsed < 3.0   # 3 s: a hang
     assert timed.reused_visits > 0 and player._forest.check_tree(0) == []
     endless = cy.PUCTPlayer(PatternEvaluator(), simulations=10**9, threads=2)
     timer = threading.Timer(0.2, endless.stop)
     timer.start()
     stopped = endless.search(board)
-    assert stopped.stop_reason == "stopped" and stopped.elapsed < 1.0
+    assert stopped.stop_reason == "stopped" and stopped.elapsed < 3.0  # unstopped: hours
     small = cy.PUCTPlayer(PatternEvaluator(), time_limit=0.3, max_nodes=3000, threads=2)
     result = small.search(board)
     assert small.recycled > 0 and result.nodes <= 3000
