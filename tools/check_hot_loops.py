@@ -13,15 +13,14 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "cythello"
-# Source files (an include file is annotated as a .pyx copy, with the files it includes
+# Source files (an include file or a .pxd is annotated as a .pyx copy, with the files it includes
 # inlined) and the functions in them that must not touch Python.
 HOT = {
     "search/_playout_impl.pxi": ["pick_move", "_playout_loop"],
     "search/_rollout": ["playout"],
     "search/_mcts": ["_select", "_expand", "_before", "_back_up_values", "_propagate_proof",
-                     "_iterate", "_run", "_link", "_table_add", "_pending", "_batch_slot",
-                     "_pending_find", "_count_visit", "_flush", "_work", "_recycle",
-                     "_run_recycling"],
+                     "_iterate", "_run", "_link", "_table_add", "_count_visit", "_flush",
+                     "_work", "_recycle", "_run_recycling"],
     "search/_transpositions": ["table_probe", "table_store", "_hash"],
     "core/_perft": ["_perft"],
     "core/_stability": ["stable_discs"],
@@ -32,10 +31,11 @@ HOT = {
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],
     "search/_midgame": ["_alphabeta", "_leaf"],
+    "search/_batch.pxd": ["batch_slot", "pending_find", "pending_take"],
     "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_fill_children", "_backup",
                      "_compact", "_gather", "_submit", "_recycle_threshold", "_rank",
-                     "_descend_shared", "_expand_shared", "_backup_shared", "_hot_slot",
-                     "_hot_find", "_hot_entry", "_update", "_flush", "_shared_worker"],
+                     "_descend_shared", "_expand_shared", "_add_path", "_flush",
+                     "_shared_worker"],
     "nn/_pattern": ["evaluate_position", "answer_position"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
@@ -57,8 +57,8 @@ def main() -> int:
         pkg = Path(tmp) / "cythello"
         shutil.copytree(SRC, pkg, ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.html"))
         for source, names in HOT.items():
-            module = source.replace(".pxi", "_check")
-            if source.endswith(".pxi"):
+            module = re.sub(r"\.px[id]$", "_check", source)
+            if source.endswith((".pxi", ".pxd")):    # a .pxd's inline functions too
                 # Its own includes inlined: the annotation covers one file only.
                 folder = (pkg / source).parent
                 text = re.sub(r'^include "(.+)"$',

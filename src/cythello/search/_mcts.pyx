@@ -36,6 +36,7 @@ from cythello.core._platform cimport (
     cy_thread_create, cy_thread_join,
 )
 from cythello.search._rollout cimport playout
+from cythello.search._batch cimport Batch, Pending, pending_find, pending_take
 from cythello.search._transpositions cimport (
     NodeTable, table_init, table_free, table_clear,
     table_probe, table_store,
@@ -64,8 +65,6 @@ cdef enum:
     ALLOC_CHUNK = 1024       # nodes a shared-search thread takes from the arena at once
     FLUSH_EVERY = 64         # iterations between a shared-search thread's batched updates
     HOT_PER_THREAD = 128     # visits per thread from which a node is hot (updates batched)
-    BATCH_BITS = 11
-    BATCH_SLOTS = 1 << BATCH_BITS    # a thread's table of batched updates (3/4 usable)
     SQRT_TABLE = 4096        # visit counts whose UCB square roots come from tables
     VALUE_LIMIT = 64 * EVAL_SCALE        # node values are clamped to a whole board
     WIN_SHIFT = 3                        # the win-probability table has one entry per 8 units
@@ -230,31 +229,19 @@ cdef struct Search:
     char _pad2[64]
 
 
-cdef struct Pending:
-    # A node's visits and rewards that one thread has not yet added to the tree.
-    uint32_t node            # the node's index + 1 (0: a free slot)
-    uint32_t visits
-    double reward
-    uint64_t children        # with see_own: bit k, its child first_child + k is pending too
-
-
-cdef struct Batch:
-    # A shared-search thread's updates of the hot nodes (``Search.hot_visits`` or more) not
-    # yet added to the tree, in an open-addressing table by node index.  The threads'
-    # paths run through the same nodes at the top of the tree, and atomic updates there on
-    # every iteration make the cores pass those nodes' cache lines back and forth (the
-    # CHANGELOG has the measurements).  Batched, each thread writes them once every
-    # FLUSH_EVERY iterations.  Its own pending updates and the others' are then unseen by
-    # selection, like visits in flight; so only nodes visited often (HOT_PER_THREAD) are
-    # batched: the less visited keep their immediate virtual loss, or the threads pile into
-    # the same subtrees (a low threshold lost strength at equal iterations in matches).
-    # Selection can count the thread's own batch (``see_own``), which removes that loss
-    # for lower thresholds; at 2 threads its more spread-out paths cost 6-12 % of the
-    # iterations (the lookups 1-2 %): off until a many-core match says what it is worth
-    # there (README, "Shared-tree parallelism").
-    uint32_t used
-    uint16_t order[BATCH_SLOTS]    # the used slots, in the order taken
-    Pending slots[BATCH_SLOTS]
+# A shared-search thread's Batch (_batch.pxd) holds its updates of the hot nodes
+# (``Search.hot_visits`` or more) not yet added to the tree.  The threads'
+# paths run through the same nodes at the top of the tree, and atomic updates there on
+# every iteration make the cores pass those nodes' cache lines back and forth (the
+# CHANGELOG has the measurements).  Batched, each thread writes them once every
+# FLUSH_EVERY iterations.  Its own pending updates and the others' are then unseen by
+# selection, like visits in flight; so only nodes visited often (HOT_PER_THREAD) are
+# batched: the less visited keep their immediate virtual loss, or the threads pile into
+# the same subtrees (a low threshold lost strength at equal iterations in matches).
+# Selection can count the thread's own batch (``see_own``), which removes that loss
+# for lower thresholds; at 2 threads its more spread-out paths cost 6-12 % of the
+# iterations (the lookups 1-2 %): off until a many-core match says what it is worth
+# there (README, "Shared-tree parallelism").
 
 
 cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:
@@ -278,21 +265,6 @@ cdef inline void _set_flag(Search* s, Node* n, uint8_t flag) noexcept nogil:
         cy_atomic_or8(&n.flags, flag)
     else:
         n.flags |= flag
-
-
-cdef inline Pending* _batch_slot(Batch* batch, uint32_t idx) noexcept nogil:
-    """The slot of node ``idx`` in the thread's batch: its own, or the free one it would
-    take (linear probing; the table is never full, see _pending)."""
-    cdef uint32_t h = (idx * <uint32_t>2654435761U) >> (32 - BATCH_BITS)
-    while batch.slots[h].node != 0 and batch.slots[h].node != idx + 1:
-        h = (h + 1) & (BATCH_SLOTS - 1)
-    return &batch.slots[h]
-
-
-cdef inline Pending* _pending_find(Batch* batch, uint32_t idx) noexcept nogil:
-    """The thread's pending updates of node ``idx``, NULL if it has none."""
-    cdef Pending* p = _batch_slot(batch, idx)
-    return p if p.node == idx + 1 else NULL
 
 
 cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
@@ -333,7 +305,7 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
         n = c.visits
         reward = c.reward
         if mine != 0 and i - first < 64 and mine >> (i - first) & 1:
-            pending = _pending_find(batch, i)
+            pending = pending_find(batch, i)
             if pending != NULL:
                 n += pending.visits
                 reward += pending.reward
@@ -536,20 +508,6 @@ cdef void _update_amaf(Search* s, uint32_t* path, int depth, uint64_t black_play
                     amaf[i].visits += 1
 
 
-cdef Pending* _pending(Batch* batch, uint32_t idx) noexcept nogil:
-    """The thread's pending updates of node ``idx``, a new entry if it had none (NULL:
-    the table is three quarters full, so a free slot always ends a probe)."""
-    cdef Pending* p = _batch_slot(batch, idx)
-    if p.node == idx + 1:
-        return p
-    if batch.used >= BATCH_SLOTS * 3 // 4:
-        return NULL
-    p.node = idx + 1
-    batch.order[batch.used] = <uint16_t>(p - batch.slots)
-    batch.used += 1
-    return p
-
-
 cdef inline Pending* _count_visit(Search* s, Batch* batch, Node* node,
                                   uint32_t idx) noexcept nogil:
     """Count a shared search's visit of a node on the way down (its virtual loss): in the
@@ -557,7 +515,7 @@ cdef inline Pending* _count_visit(Search* s, Batch* batch, Node* node,
     for the backup to add its reward to (NULL: the node is updated at once)."""
     cdef Pending* p = NULL
     if batch != NULL and node.visits >= s.hot_visits:
-        p = _pending(batch, idx)
+        p = pending_take(batch, idx)
     if p != NULL:
         p.visits += 1
     else:

@@ -27,6 +27,7 @@ loss.
 """
 from libc.math cimport sqrt, exp, isfinite, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 
 import numpy as np
@@ -41,6 +42,7 @@ from cythello.core._platform cimport (
     cy_atomic_or8, cy_atomic_and8, cy_thread, cy_thread_create, cy_thread_join,
 )
 from cythello.nn._pattern cimport PatternEvaluator, PatternAnswer, answer_position
+from cythello.search._batch cimport Batch, Pending, pending_find, pending_take
 from cythello.search._recycling cimport visit_bucket, lowest_fitting_bucket
 from cythello.errors import SettingsError
 
@@ -128,34 +130,17 @@ cdef struct Shared:       # one tree searched by several threads (run_shared)
 
 cdef enum:
     # A shared search's threads keep their updates of the tree (visits, values, virtual
-    # losses) in a table of their own and add them to the tree every FLUSH_EVERY
-    # simulations: every thread passes through the same nodes near the principal
-    # variation, and a node written at every simulation sends its memory back and
-    # forth between the cores (measured: updates batched only near the root, to depth
-    # 3 or 8, gained little).  A thread's own selection counts its table (else it would
-    # take the same child until its next flush); a node's entry marks which of its
-    # children have entries, so only those are looked up.
-    HOT_SLOTS = 2048      # a power of two; at most HOT_USED used (then updates go to
-    HOT_USED = 1024       # the tree directly): FLUSH_EVERY paths of 32 nodes
+    # losses) in a batch of their own (_batch.pxd) and add them to the tree every
+    # FLUSH_EVERY simulations: every thread passes through the same nodes near the
+    # principal variation, and a node written at every simulation sends its memory back
+    # and forth between the cores (measured: updates batched only near the root, to depth
+    # 3 or 8, gained little).  A thread's own selection counts its batch (else it would
+    # take the same child until its next flush).
     FLUSH_EVERY = 32
     CLAIM = 16            # descents a thread claims from the budget at a time
     # ... except for the last VISIBLE_LOSS nodes of a path: their virtual loss must be
     # seen by the other threads at once, or they descend to the same waiting leaf.
     VISIBLE_LOSS = 2
-
-
-cdef struct HotEntry:     # a thread's updates of one node, not yet in the tree
-    uint64_t children     # bit j: child first_child + j has an entry
-    double value
-    uint32_t node         # NO_NODE: a free slot
-    uint32_t visits
-    bint linked           # its parent's entry has its bit
-
-
-cdef struct Worker:       # a shared search's thread
-    HotEntry hot[HOT_SLOTS]
-    uint32_t used[HOT_USED]   # the slots in use, for the flush
-    uint32_t n_used
 
 
 cdef struct Leaf:
@@ -676,17 +661,17 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
 
 
 cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
-                      const Worker* w=NULL) noexcept nogil:
+                      Batch* batch=NULL) noexcept nogil:
     """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
-    ties), N the visits of all children; with ``w``, counting the updates of ``n`` and
-    its children that thread ``w`` has not added to the tree yet."""
+    ties), N the visits of all children; with a thread's ``batch``, counting the updates
+    of ``n`` and its children that the thread has not added to the tree yet."""
     cdef const PNode* node = &t.nodes[n]
     cdef double visits = node.visits, value = node.value, child_visits, child_value
-    cdef const HotEntry* e = _hot_find(w, n) if w != NULL else NULL
+    cdef const Pending* e = pending_find(batch, n) if batch != NULL else NULL
     cdef uint64_t batched = 0
     if e != NULL:
         visits += e.visits
-        value += e.value
+        value += e.reward
         batched = e.children
     cdef double parent_visits = visits - 1 if visits > 1 else 1
     cdef double u = params.c_puct * sqrt(parent_visits)
@@ -705,10 +690,10 @@ cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
         child_visits = child.visits
         child_value = child.value
         if batched >> (c - node.first_child) & 1:
-            e = _hot_find(w, c)
+            e = pending_find(batch, c)
             if e != NULL:
                 child_visits += e.visits
-                child_value += e.value
+                child_value += e.reward
         if child_visits:
             score = child_value / child_visits + u * child.prior / (1 + child_visits)
         else:
@@ -774,17 +759,18 @@ cdef void _fill_children(const PTree* t, uint32_t n, uint32_t first, uint64_t mo
 # (whoever set it first expands it; anyone else collides); its children are written in
 # place and published by the EXPANDED flag, set last with release order and read with
 # acquire order, so a thread that sees EXPANDED sees the children.  Nodes never move
-# while the threads run: the arena is grown to the cap first and new nodes are taken
-# from its end by compare-and-swap.  (A lock around the tree measured slower at two
+# while the threads run: the arena is grown before they start (run_shared) and new
+# nodes are taken from its end by compare-and-swap.  (A lock around the tree measured slower at two
 # threads than one: a descent is memory-bound and takes as long as an evaluation.)
 
-cdef int _descend_shared(Shared* sh, Worker* w, Leaf* leaf) noexcept nogil:
-    """:func:`_descend` for a tree other threads search at the same time (thread ``w``)."""
+cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
+    """:func:`_descend` for a tree other threads search at the same time (the thread
+    with ``batch``)."""
     cdef const PTree* t = sh.tree
     cdef Position pos
     pos.P = t.P
     pos.O = t.O
-    cdef uint32_t n = 0, depth = 1, d
+    cdef uint32_t n = 0, depth = 1
     cdef uint8_t flags
     cdef int outcome
     cdef PNode* node = &t.nodes[0]
@@ -792,7 +778,7 @@ cdef int _descend_shared(Shared* sh, Worker* w, Leaf* leaf) noexcept nogil:
     while True:
         flags = cy_atomic_load8(&node.flags)
         if flags & EXPANDED:
-            n = _select(t, sh.params, n, w)
+            n = _select(t, sh.params, n, batch)
             node = &t.nodes[n]
             play(&pos, node.move)
             leaf.path[depth] = n
@@ -801,10 +787,10 @@ cdef int _descend_shared(Shared* sh, Worker* w, Leaf* leaf) noexcept nogil:
         if flags & PENDING:
             return COLLIDED
         if flags & TERMINAL:
-            _backup_shared(t, w, leaf.path, depth, node.outcome, 0.0, True)
+            _add_path(t, batch, leaf.path, depth, 1, 0.0, node.outcome)
             return RESOLVED
         if cy_load_flag(&sh.full) and cy_atomic_load32(&node.visits):
-            _backup_shared(t, w, leaf.path, depth, node.value / node.visits, 0.0, True)
+            _add_path(t, batch, leaf.path, depth, 1, 0.0, node.value / node.visits)
             cy_atomic_or8(&node.flags, EXTRA_VISITS)
             return RESOLVED
         if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
@@ -819,8 +805,7 @@ cdef int _descend_shared(Shared* sh, Worker* w, Leaf* leaf) noexcept nogil:
             cy_atomic_and8(&node.flags, <uint8_t>~PENDING)
             continue
         break
-    for d in range(depth):          # the virtual loss: a visit, a loss for each mover
-        _update(t, w, leaf.path, d, 1, -sh.params.virtual_loss, d + VISIBLE_LOSS >= depth)
+    _add_path(t, batch, leaf.path, depth, 1, -sh.params.virtual_loss, 0.0)   # virtual loss
     leaf.P = pos.P
     leaf.O = pos.O
     leaf.depth = depth
@@ -850,80 +835,44 @@ cdef void _expand_shared(Shared* sh, Leaf* leaf, const float* logits) noexcept n
     cy_atomic_and8(&t.nodes[n].flags, <uint8_t>~PENDING)
 
 
-cdef void _backup_shared(const PTree* t, Worker* w, uint32_t* path, uint32_t depth, double value,
-                         double restore, bint add_visit) noexcept nogil:
-    """:func:`_backup` for a tree other threads search at the same time (thread ``w``)."""
-    cdef int d
-    for d in range(<int>depth - 1, -1, -1):
-        _update(t, w, path, d, 1 if add_visit else 0, restore + value,
-                d + VISIBLE_LOSS >= <int>depth)
-        value = -value
+cdef void _add_path(const PTree* t, Batch* batch, const uint32_t* path, uint32_t depth,
+                    uint32_t visits, double each, double value) noexcept nogil:
+    """Add ``visits`` and ``each`` to every node of a path, and ``value`` to its leaf,
+    flipped at each ply up (a virtual loss: 1, -loss, 0; a backup: 0 or 1, the loss
+    taken back, the leaf's result): into the thread's ``batch``, marking each entry in
+    its parent's, except the last VISIBLE_LOSS nodes and any the batch has no room for,
+    which go into the tree at once."""
+    cdef double v = value if (depth - 1) % 2 == 0 else -value      # the root's share
+    cdef Pending* parent = NULL
+    cdef Pending* p
+    cdef uint32_t d, n
+    for d in range(depth):
+        n = path[d]
+        p = NULL if d + VISIBLE_LOSS >= depth else pending_take(batch, n)
+        if p == NULL:
+            if visits:
+                cy_atomic_add32(&t.nodes[n].visits, visits)
+            cy_atomic_add_double(&t.nodes[n].value, each + v)
+        else:
+            p.visits += visits
+            p.reward += each + v
+            if parent != NULL:
+                parent.children |= (<uint64_t>1) << (n - t.nodes[path[d - 1]].first_child)
+        parent = p
+        v = -v
 
 
-cdef inline uint32_t _hot_slot(const Worker* w, uint32_t n) noexcept nogil:
-    """The slot of node ``n`` in thread ``w``'s table, or the free slot where it goes."""
-    cdef uint32_t i = (n * <uint32_t>2654435761) & (HOT_SLOTS - 1)
-    while w.hot[i].node != NO_NODE and w.hot[i].node != n:
-        i = (i + 1) & (HOT_SLOTS - 1)
-    return i
-
-
-cdef inline const HotEntry* _hot_find(const Worker* w, uint32_t n) noexcept nogil:
-    """Thread ``w``'s batched updates of node ``n``, or NULL."""
-    cdef uint32_t i = _hot_slot(w, n)
-    return &w.hot[i] if w.hot[i].node == n else NULL
-
-
-cdef HotEntry* _hot_entry(Worker* w, uint32_t n) noexcept nogil:
-    """Thread ``w``'s entry for node ``n``, made if new; NULL when the table is full."""
-    cdef uint32_t i = _hot_slot(w, n)
-    if w.hot[i].node == n:
-        return &w.hot[i]
-    if w.n_used >= HOT_USED:
-        return NULL
-    w.hot[i].node = n
-    w.hot[i].visits = 0
-    w.hot[i].value = 0.0
-    w.hot[i].children = 0
-    w.hot[i].linked = False
-    w.used[w.n_used] = i
-    w.n_used += 1
-    return &w.hot[i]
-
-
-cdef void _update(const PTree* t, Worker* w, const uint32_t* path, uint32_t d,
-                  uint32_t visits, double value, bint direct) noexcept nogil:
-    """Add ``visits`` and ``value`` to the node ``path[d]``: into thread ``w``'s table
-    (its parent's entry marking it), or into the tree when ``direct`` or the table is
-    full."""
-    cdef uint32_t n = path[d]
-    cdef HotEntry* e = NULL if direct else _hot_entry(w, n)
-    cdef HotEntry* parent
-    if e == NULL:
-        if visits:
-            cy_atomic_add32(&t.nodes[n].visits, visits)
-        cy_atomic_add_double(&t.nodes[n].value, value)
-        return
-    e.visits += visits
-    e.value += value
-    if d > 0 and not e.linked:
-        parent = _hot_entry(w, path[d - 1])
-        if parent != NULL:
-            parent.children |= (<uint64_t>1) << (n - t.nodes[path[d - 1]].first_child)
-            e.linked = True
-
-
-cdef void _flush(const PTree* t, Worker* w) noexcept nogil:
-    """Add thread ``w``'s table to the tree and empty it."""
-    cdef uint32_t k
-    cdef HotEntry* e
-    for k in range(w.n_used):
-        e = &w.hot[w.used[k]]
-        if e.visits:
-            cy_atomic_add32(&t.nodes[e.node].visits, e.visits)
-        cy_atomic_add_double(&t.nodes[e.node].value, e.value)
-        e.node = NO_NODE
-    w.n_used = 0
+cdef void _flush(const PTree* t, Batch* batch) noexcept nogil:
+    """Add a thread's batch to the tree and empty it."""
+    cdef uint32_t i
+    cdef Pending* p
+    for i in range(batch.used):
+        p = &batch.slots[batch.order[i]]
+        if p.visits:
+            cy_atomic_add32(&t.nodes[p.node - 1].visits, p.visits)
+        cy_atomic_add_double(&t.nodes[p.node - 1].value, p.reward)
+        memset(p, 0, sizeof(Pending))
+    batch.used = 0
 
 
 cdef void _shared_worker(void* arg) noexcept nogil:
@@ -936,14 +885,10 @@ cdef void _shared_worker(void* arg) noexcept nogil:
     cdef float logits[65]
     cdef float value
     cdef int outcome
-    cdef uint32_t k = 0, i
+    cdef uint32_t k = 0
     cdef int64_t claimed = 0, leaves = 0, resolved = 0
-    cdef Worker* w = <Worker*>malloc(sizeof(Worker))
-    if w == NULL:
-        return              # the other threads search on (the caller's too)
-    for i in range(HOT_SLOTS):
-        w.hot[i].node = NO_NODE
-    w.n_used = 0
+    cdef Batch batch        # on the stack (some 50 KB): no allocation that could fail
+    memset(&batch, 0, sizeof(Batch))
     while not cy_load_flag(&sh.done):
         k += 1
         if sh.seconds > 0 and (k & 15) == 0 and cy_monotonic() - sh.started >= sh.seconds:
@@ -959,18 +904,17 @@ cdef void _shared_worker(void* arg) noexcept nogil:
                 break
         claimed -= 1
         if k % FLUSH_EVERY == 0:
-            _flush(t, w)
-        outcome = _descend_shared(sh, w, &leaf)
+            _flush(t, &batch)
+        outcome = _descend_shared(sh, &batch, &leaf)
         if outcome == RESOLVED:
             resolved += 1
         if outcome != LEAF:
             continue        # a collision: another thread's leaf is waiting there
         answer_position(&sh.answer, leaf.P, leaf.O, logits, &value)
         _expand_shared(sh, &leaf, logits)
-        _backup_shared(t, w, leaf.path, leaf.depth, -value, sh.params.virtual_loss, False)
+        _add_path(t, &batch, leaf.path, leaf.depth, 0, sh.params.virtual_loss, -value)
         leaves += 1
-    _flush(t, w)
-    free(w)
+    _flush(t, &batch)
     cy_atomic_add64(&sh.leaves, leaves)
     cy_atomic_add64(&sh.resolved, resolved)
 
