@@ -455,18 +455,15 @@ def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, nativ
     steps = 1
     if native and settings.threads > 1 and forest.root_expanded(0):
         assert runs_in_c(evaluator)
-        leaves, _ = forest.run_shared(evaluator, 0, settings.threads,
-                                      MAX_ITERATIONS if budget is None else budget,
-                                      SHARED_CHUNK, settings.recycle)
-        recycled = settings.recycle and forest.is_full(0)
-        if recycled:
-            forest.recycle(0)
-        return int(leaves), recycled
-    if native and forest.root_expanded(0):
-        steps = max(1, NATIVE_CHUNK // want)
-        if budget is not None:
-            steps = max(1, min(steps, budget // want))
-    leaves = search_step(forest, evaluator, [want], call, steps)
+        leaves = int(forest.run_shared(evaluator, 0, settings.threads,
+                                       MAX_ITERATIONS if budget is None else budget,
+                                       SHARED_CHUNK, settings.recycle)[0])
+    else:
+        if native and forest.root_expanded(0):
+            steps = max(1, NATIVE_CHUNK // want)
+            if budget is not None:
+                steps = max(1, min(steps, budget // want))
+        leaves = search_step(forest, evaluator, [want], call, steps)
     recycled = settings.recycle and forest.is_full(0)
     if recycled:
         forest.recycle(0)
