@@ -228,7 +228,10 @@ def test_progress_callback():
 
 def test_presets():
     assert MCTSPlayer.preset("easy").settings.iterations == 200
-    assert MCTSPlayer.preset("expert").settings.time_limit == 5.0
+    expert = MCTSPlayer.preset("expert").settings
+    # Time alone limits the expert: a game clock or a long analysis is never cut short
+    # by an iteration cap (cythello play passes the preset's cap along with its clock).
+    assert expert.time_limit == 5.0 and expert.iterations is None
     assert MCTSPlayer.preset("medium", seed=3).settings.seed == 3
     with pytest.raises(SettingsError, match="unknown preset"):
         MCTSPlayer.preset("grandmaster")
