@@ -32,6 +32,23 @@ def _mark_and_wait(folder, i, seconds):
     return i
 
 
+class _DiesWhenPickled:
+    """A result whose worker is killed while the result is being written back."""
+
+    def __reduce__(self):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _large_result_or_death(folder, i):
+    """A job of the runner tests: 16 MB back (more than a pipe holds), except job 1's
+    first try, whose worker dies while sending its result."""
+    import numpy as np
+    marker = Path(folder, f"tried-{i}")
+    first = not marker.exists()
+    marker.touch()
+    return _DiesWhenPickled() if first and i == 1 else np.full(2_000_000, i)
+
+
 def _live_in_group(pgid):
     """Processes of a process group still running (zombies are not)."""
     live = []
@@ -157,6 +174,22 @@ def test_an_error_cancels_the_pending_jobs_and_kills_the_workers(tmp_path):
     # next ones queued have, not the whole run.
     assert _wait_until(lambda: not multiprocessing.active_children(), 10)
     assert len(list(tmp_path.glob("started-*"))) <= 6
+
+
+def test_large_results_come_back_and_a_worker_dying_as_it_sends_costs_a_try(tmp_path,
+                                                                            monkeypatch):
+    # Results travel in files of their own (a worker killed halfway through a message
+    # larger than the pipe left the pool waiting for the rest forever); the files go
+    # with the run, the half-written one too.
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    with Workers(2) as pool:
+        results = dict(pool.run(_large_result_or_death, [(str(marks), i) for i in range(4)]))
+    assert sorted(results) == [0, 1, 2, 3]
+    assert all(len(r) == 2_000_000 and (r == i).all() for i, r in results.items())
+    assert not list(tmp_path.glob("cythello-results-*"))
 
 
 def test_self_play_reports_a_full_disk_without_playing_on(tmp_path, monkeypatch):

@@ -9,7 +9,11 @@ What it guarantees, whoever uses it:
 
 - **A dead worker** (killed, out of memory) costs its jobs a try; they run again on fresh
   workers, and after :data:`MAX_TRIES` the run ends with :class:`WorkersDied` (Ray
-  retries its tasks as often).
+  retries its tasks as often).  A local worker's result comes back in a file of its own,
+  only the file's name through the pool's pipe: a worker killed while it sends a result
+  larger than the pipe holds (a self-play shard) leaves half a message there, and the
+  pool's manager thread then waits for the rest forever (seen as a hung test run).  A
+  name is one small write, which a kill cannot cut in two.
 - **An error or a Ctrl-C stops everything at once**: pending jobs are cancelled and the
   workers killed (their searches are C code that no signal reaches), instead of playing
   out every queued job first as a pool's shutdown would (a full disk used to be reported
@@ -22,7 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import shutil
 import signal
+import tempfile
 import threading
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -94,6 +101,25 @@ def _start_worker(initializer: Optional[Callable[..., None]], initargs: Tuple[An
         initializer(*initargs)
 
 
+def _result_by_file(fn: Callable[..., Any], folder: str, *job: Any) -> str:
+    """``fn(*job)`` in a worker, its result pickled into a new file in ``folder``; returns
+    the file's name (see "a dead worker" above)."""
+    result = fn(*job)
+    fd, path = tempfile.mkstemp(dir=folder, suffix=".result")
+    with os.fdopen(fd, "wb") as f:
+        pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+    return path
+
+
+def _take_result(path: str) -> Any:
+    """The result a worker left in ``path``; the file is removed."""
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    finally:
+        os.unlink(path)
+
+
 def _ray_task(fn: Callable[..., Any], job: Tuple[Any, ...],
               initializer: Optional[Callable[..., None]], *initargs: Any) -> Any:
     # Ray resolves object references given as arguments, not inside a tuple: the
@@ -152,29 +178,35 @@ class Workers:
         tries: Dict[int, int] = {}
         pending = list(range(len(jobs)))
         done = 0
-        while pending:
-            # The pool starts the resource tracker, which unblocks SIGINT when it is up;
-            # the workers start on the submits.
-            pool = self._local_pool(min(self.workers, len(pending)))
-            with _sigint_held():
-                futures = {pool.submit(fn, *jobs[i]): i for i in pending}
-            failed: List[int] = []
-            while futures:
-                finished, _ = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    i = futures.pop(future)
-                    try:
-                        result = future.result()
-                    except BrokenProcessPool:
-                        tries[i] = tries.get(i, 0) + 1
-                        if tries[i] >= MAX_TRIES:
-                            raise WorkersDied(done) from None
-                        failed.append(i)
-                        continue
-                    done += 1
-                    yield i, result
-            self._close()
-            pending = sorted(failed)
+        # Removed with what a killed worker left half written, however the run ends.
+        folder = tempfile.mkdtemp(prefix="cythello-results-")
+        try:
+            while pending:
+                # The pool starts the resource tracker, which unblocks SIGINT when it is
+                # up; the workers start on the submits.
+                pool = self._local_pool(min(self.workers, len(pending)))
+                with _sigint_held():
+                    futures = {pool.submit(_result_by_file, fn, folder, *jobs[i]): i
+                               for i in pending}
+                failed: List[int] = []
+                while futures:
+                    finished, _ = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        i = futures.pop(future)
+                        try:
+                            path = future.result()
+                        except BrokenProcessPool:
+                            tries[i] = tries.get(i, 0) + 1
+                            if tries[i] >= MAX_TRIES:
+                                raise WorkersDied(done) from None
+                            failed.append(i)
+                            continue
+                        done += 1
+                        yield i, _take_result(path)
+                self._close()
+                pending = sorted(failed)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def _local_pool(self, size: int) -> Any:
         import multiprocessing
