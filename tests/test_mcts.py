@@ -228,6 +228,13 @@ def test_progress_callback():
 
 def test_presets():
     assert MCTSPlayer.preset("easy").settings.iterations == 200
+    # Under a game clock a preset's iteration cap still holds (easy stays easy), and the
+    # 1,000 iterations of settings without limits give way to the clock's time.
+    from cythello.search.clock import Clock
+    assert MCTSPlayer.preset("easy", seed=1).search(Board(), clock=Clock(600.0)).iterations == 200
+    assert MCTSPlayer(seed=1).search(Board(), clock=Clock(2.0)).stop_reason == "time"
+    assert MCTSPlayer(seed=1).search(Board()).iterations == 1000
+    assert MCTSPlayer().settings.limits == (1000, None)
     expert = MCTSPlayer.preset("expert").settings
     # Time alone limits the expert: a game clock or a long analysis is never cut short
     # by an iteration cap (cythello play passes the preset's cap along with its clock).

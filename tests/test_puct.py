@@ -452,8 +452,20 @@ def test_settings_are_checked_once():
         cy.PUCTPlayer("net")
     with pytest.raises(cy.InvalidBoardError):
         cy.PUCTPlayer(uniform_evaluator).search(cy.Board.from_bitboards(0xFFFF, 0))
-    assert PUCTSettings().simulations == 800
-    assert PUCTSettings(time_limit=1).simulations is None
+    assert PUCTSettings().limits == (800, None) and PUCTSettings().simulations is None
+    assert PUCTSettings(time_limit=1).limits == (None, 1.0)
+
+
+def test_a_clock_keeps_a_simulation_cap_and_nothing_else():
+    # One meaning of a clock for both players: it gives the time, and the settings' own
+    # cap (a level's) still holds; the 800 simulations of settings without limits do not.
+    from cythello.search.clock import Clock
+    capped = cy.PUCTPlayer(PatternEvaluator(), simulations=300, seed=1)
+    assert capped.search(cy.Board(), clock=Clock(600.0)).iterations == 300
+    free = cy.PUCTPlayer(PatternEvaluator(), seed=1)
+    assert free.search(cy.Board(), clock=Clock(2.0)).stop_reason == "time"
+    free.reset()                                  # a fresh tree: nothing reused
+    assert free.search(cy.Board()).iterations == 800
 
 
 def test_player_specs():

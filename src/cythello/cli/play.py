@@ -11,7 +11,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 from ..records.ggf import GgfGame, write_ggf
 from ..search.clock import Clock, parse_clock
-from ..search.players import EnginePlayer, MCTSPlayer
+from ..search.players import EnginePlayer
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
 from .common import (
     add_position,
@@ -147,13 +147,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _engine_move(engine: EnginePlayer, board: Board, clock: Optional[Clock]) -> int:
     """The engine's move: within its own limits, or budgeted from its game clock (and
-    still within its iteration limit: an easy preset stays easy; PUCT keeps its
-    simulation limit under a clock by itself)."""
+    still within its preset's iteration cap, which a clock keeps: an easy preset stays
+    easy)."""
     moves = list(board.legal_moves)
     if clock is None or len(moves) == 1:
         return engine.choose_move(board)
-    iterations = engine.settings.iterations if isinstance(engine, MCTSPlayer) else None
-    return engine.search(board, iterations=iterations, clock=clock).best_move
+    return engine.search(board, clock=clock).best_move
 
 
 def _clock_argument(text: str) -> Clock:

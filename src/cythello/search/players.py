@@ -285,11 +285,12 @@ class MCTSPlayer:
 
     def __repr__(self) -> str:
         s = self.settings
+        iterations, time_limit = s.limits
         limits = []
-        if s.iterations is not None:
-            limits.append(f"iterations={s.iterations}")
-        if s.time_limit is not None:
-            limits.append(f"time_limit={s.time_limit}")
+        if iterations is not None:
+            limits.append(f"iterations={iterations}")
+        if time_limit is not None:
+            limits.append(f"time_limit={time_limit}")
         return (f"MCTSPlayer({', '.join(limits)}, exploration={s.exploration:g}, "
                 f"rollout={s.rollout!r}, threads={s.threads}, parallel={s.parallel!r})")
 
@@ -415,7 +416,8 @@ class MCTSPlayer:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
         ``time_limit`` override the player's limits for this search only; a game ``clock``
         (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
-        instead (never more, so the clock never runs out).  ``solve=False`` skips the exact
+        instead (never more, so the clock never runs out), and the settings' iteration cap
+        (a preset's level) still holds unless ``iterations`` or ``time_limit`` is given.  ``solve=False`` skips the exact
         solver of ``endgame_empties`` (for an answer wanted at once: a solve is stopped
         only by its time cap).  In a position of the player's opening ``book`` the answer
         is a book move, at once and without a search (``stop_reason`` "book"; the moves are
@@ -429,6 +431,8 @@ class MCTSPlayer:
             if not isinstance(board, Board):
                 raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
             budget = clock.budget(board.empties())
+            if iterations is None and time_limit is None:
+                iterations = self.settings.iterations     # a level's cap stays (or none)
             time_limit = budget if time_limit is None else min(time_limit, budget)
             extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
         self._check_not_searching("search()")
@@ -462,7 +466,7 @@ class MCTSPlayer:
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
         if iterations is None and time_limit is None:
-            iterations, time_limit = self.settings.iterations, self.settings.time_limit
+            iterations, time_limit = self.settings.limits
         if iterations is not None:
             iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
         if time_limit is not None:

@@ -56,6 +56,7 @@ NATIVE_CHUNK = 256
 # time limits and stop() are checked between calls).
 SHARED_CHUNK = 0.02
 MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
+DEFAULT_SIMULATIONS = 800          # a search's budget when nothing limits it
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,14 @@ class PUCTSettings(SettingsType):
             raise SettingsError("threads and batch_size are two ways to spread a search "
                                 f"(threads={self.threads}, batch_size={self.batch_size}): "
                                 "choose one")
+
+    @property
+    def limits(self) -> Tuple[Optional[int], Optional[float]]:
+        """A search's (simulations, seconds) when its call gives none: the settings' own,
+        or 800 simulations when they have neither (as SearchSettings.limits)."""
         if self.simulations is None and self.time_limit is None:
-            object.__setattr__(self, "simulations", 800)
+            return DEFAULT_SIMULATIONS, None
+        return self.simulations, self.time_limit
 
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
@@ -329,8 +336,9 @@ class PUCTPlayer:
         """Search ``board`` and report every root move's visits and win rate.
         ``iterations`` (simulations) and ``time_limit`` replace the settings' limits for
         this search only; a game ``clock`` sets the time limit from the time left (never
-        more); ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops`
-        read earlier) a :meth:`stop` that came since ends this search at once.
+        more), the settings' simulation cap holding as MCTSPlayer's iteration cap does;
+        ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops` read
+        earlier) a :meth:`stop` that came since ends this search at once.
         ``on_progress(snapshot)`` is called about every ``progress_interval`` seconds
         while the tree grows.  ``book`` is :class:`MCTSPlayer`'s (a PUCT player has no
         opening book, so it changes nothing)."""
@@ -342,12 +350,18 @@ class PUCTPlayer:
             raise InvalidBoardError("the game is over: there is no move to search")
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-        limits = PUCTSettings(simulations=iterations, time_limit=time_limit) \
-            if iterations is not None or time_limit is not None else self.settings
-        budget, seconds = limits.simulations, limits.time_limit
+        given = iterations is not None or time_limit is not None
+        call = PUCTSettings(simulations=iterations, time_limit=time_limit)   # checks them
+        budget: Optional[int]
+        seconds: Optional[float]
         if clock is not None:
+            # As MCTSPlayer: the clock gives the time; a simulation cap of the settings
+            # (a level's) stays unless the call gives limits of its own.
             left = clock.budget(board.empties())
-            seconds = left if seconds is None else min(seconds, left)
+            budget = iterations if given else self.settings.simulations
+            seconds = left if time_limit is None else min(time_limit, left)
+        else:
+            budget, seconds = (call if given else self.settings).limits
         self.stop_pondering()
         if not self._lock.acquire(blocking=False):
             raise PlayerBusyError("search() while the player searches (an evaluator that "

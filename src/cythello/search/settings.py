@@ -27,6 +27,7 @@ from ._transpositions import TABLE_BYTES_PER_NODE
 from .states import Rollout
 
 MAX_ITERATIONS = 10**12
+DEFAULT_ITERATIONS = 1000          # a search's budget when nothing limits it
 MAX_TIME_LIMIT = 7 * 24 * 3600.0       # seconds: a week
 MAX_THREADS = 256
 MAX_NODES = 0xFFFFFFF0                 # node indices are 32-bit
@@ -258,8 +259,15 @@ class SearchSettings(SettingsType):
 
     def __post_init__(self) -> None:
         check_fields(self)
+
+    @property
+    def limits(self) -> Tuple[Optional[int], Optional[float]]:
+        """A search's (iterations, seconds) when its call gives none: the settings' own,
+        or 1,000 iterations when they have neither.  (Only then: under a game clock the
+        clock gives the time and ``iterations``, when set, stays a cap: a level's.)"""
         if self.iterations is None and self.time_limit is None:
-            object.__setattr__(self, "iterations", 1000)
+            return DEFAULT_ITERATIONS, None
+        return self.iterations, self.time_limit
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> SearchSettings:
