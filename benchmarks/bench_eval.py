@@ -25,6 +25,9 @@ HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
 # 102; the training pipeline's are seed * 1000 + round), off-path ones included, and their
 # exact scores: the kind of positions 0.3.0's weights were trained on.
 HELDOUT_PUCT = Path(__file__).resolve().parent / "data" / "heldout-puct.txt"
+# The same kind of positions with 17-24 empties (seed 103), where the labels of training
+# are bootstrapped searches, not exact: make_heldout.py --puct --empties 17-24.
+HELDOUT_PUCT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
 BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -82,6 +85,29 @@ def side_to_move_bias(weights, boards):
     print("\nstatic minus 1-ply value (discs; 0 when the evaluation agrees with itself):")
     print("  empties " + " ".join(f"{e:>5}" for e in sorted(means)))
     print("  mean    " + " ".join(f"{means[e]:>5.1f}" for e in sorted(means)))
+
+
+def puct_heldout(path, weights, base):
+    """MAE against the exact scores of a PUCT held-out file, by empties, next to the
+    baseline's."""
+    held = read_heldout(path)
+    boards = [b for b, _ in held]
+    y = np.array([s for _, s in held], dtype=float)
+    e = np.array([b.empties() for b in boards])
+    ev = np.array([weights.evaluate(b) for b in boards])
+    ev0 = np.array([base.evaluate(b) for b in boards])
+    print(f"\n{path.name}: MAE in discs against exact scores ({len(y)} positions "
+          f"of PUCT self-play, seeds no training run uses)")
+    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9}")
+    for lo, hi in [(k, k) for k in range(int(e.min()), int(e.max()) + 1)] + \
+            [(int(e.min()), int(e.max()))]:
+        m = (e >= lo) & (e <= hi)
+        if m.any():
+            print(f"{lo if lo == hi else f'{lo}-{hi}':>9} {int(m.sum()):>5} "
+                  f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f}")
+    close = np.abs(y) <= 10           # the positions whose result is still open
+    print(f"{'|y|<=10':>9} {int(close.sum()):>5} {np.abs(ev[close] - y[close]).mean():>9.2f} "
+          f"{np.abs(ev0[close] - y[close]).mean():>9.2f}   (within 10 discs of a draw)")
 
 
 def main() -> None:
@@ -152,21 +178,9 @@ def main() -> None:
         print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {theirs:>9.2f} {r1:>14.2f} {r2:>12.2f} "
               f"{ours / min(r1, r2):>6.2f}")
 
-    if HELDOUT_PUCT.exists():
-        held = read_heldout(HELDOUT_PUCT)
-        boards = [b for b, _ in held]
-        y = np.array([s for _, s in held], dtype=float)
-        e = np.array([b.empties() for b in boards])
-        ev = np.array([weights.evaluate(b) for b in boards])
-        ev0 = np.array([base.evaluate(b) for b in boards])
-        print(f"\n{HELDOUT_PUCT.name}: MAE in discs against exact scores ({len(y)} positions "
-              f"of PUCT self-play, seeds no training run uses)")
-        print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9}")
-        for lo, hi in [(k, k) for k in range(int(e.min()), int(e.max()) + 1)] + \
-                [(int(e.min()), int(e.max()))]:
-            m = (e >= lo) & (e <= hi)
-            print(f"{lo if lo == hi else f'{lo}-{hi}':>9} {int(m.sum()):>5} "
-                  f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f}")
+    for path in (HELDOUT_PUCT, HELDOUT_PUCT_DEEP):
+        if path.exists():
+            puct_heldout(path, weights, base)
 
     print("\nFFO positions: MAE in discs of the static value against the best move's exact score")
     print(f"{'set':>9} {'n':>5} {'empties':>8} {'patterns':>9} {'baseline':>9}")

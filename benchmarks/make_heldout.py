@@ -4,9 +4,15 @@ dropped by bench_eval), with exact scores from the endgame solver.
 
     python3 benchmarks/make_heldout.py --empties 14-23 --per-empties 40
     python3 benchmarks/make_heldout.py --empties 24-30 --per-empties 20 --append
+    python3 benchmarks/make_heldout.py --puct --empties 17-24 --per-empties 60 --games 800 \
+        --out benchmarks/data/heldout-puct-deep.txt
 
-Writes ``benchmarks/data/heldout.txt``: one position per line, the board string and the
-exact final disc difference for the side to move.  Solving 24-30 empties takes a while.
+Writes ``benchmarks/data/heldout.txt`` (or ``--out``): one position per line, the board
+string and the exact final disc difference for the side to move.  Solving 24-30 empties
+takes a while.  ``--puct`` takes the positions from PUCT self-play guided by 0.2.0's
+weights, as the training pipeline's full preset plays it, with off-path positions (one
+random move away) as training has them: the kind of positions 0.3.0's weights were
+trained on, from a seed no training run uses.
 """
 import argparse
 import random
@@ -24,6 +30,23 @@ from cythello.training.data import empties_of, side_to_move
 
 OUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
 SEED = 424242                      # never a training seed (those are preset.seed * 1000 + r)
+PUCT_SEED = 103                    # nor this (heldout-puct.txt's games used 101 and 102)
+BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
+
+
+def puct_positions(games, tmp):
+    """Positions of PUCT self-play guided by 0.2.0's weights (the training's full preset's
+    games) and as many off-path positions as training adds, side to move first."""
+    from cythello.eval import load_weights
+    from cythello.nn import PatternEvaluator
+    from cythello.training.data import off_path
+    selfplay.generate(games, tmp, seed=PUCT_SEED, workers=2, games_per_shard=50,
+                      evaluator=PatternEvaluator(load_weights(BASELINE)), batch_games=64,
+                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
+                      temperature_moves=16, epsilon=0.03, progress=False)
+    own, opp = side_to_move(selfplay.load(tmp))
+    extra_own, extra_opp = off_path(own, opp, 0.5, PUCT_SEED)
+    return np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
 
 
 def main() -> None:
@@ -33,16 +56,22 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--append", action="store_true", help="add to the existing file")
     ap.add_argument("--threads", type=int, default=1, help="solver threads")
+    ap.add_argument("--puct", action="store_true",
+                    help="positions of PUCT self-play and off-path ones (see above)")
+    ap.add_argument("--out", type=Path, default=OUT, help="the file to write")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.empties.split("-"))
     with tempfile.TemporaryDirectory() as tmp:
-        selfplay.generate(args.games, tmp, seed=SEED, workers=2, games_per_shard=50,
-                          iterations=400, rollout="heuristic", progressive_bias=4.0,
-                          temperature_moves=12, epsilon=0.03, progress=False)
-        own, opp = side_to_move(selfplay.load(tmp))
+        if args.puct:
+            own, opp = puct_positions(args.games, tmp)
+        else:
+            selfplay.generate(args.games, tmp, seed=SEED, workers=2, games_per_shard=50,
+                              iterations=400, rollout="heuristic", progressive_bias=4.0,
+                              temperature_moves=12, epsilon=0.03, progress=False)
+            own, opp = side_to_move(selfplay.load(tmp))
     empties = empties_of(own, opp)
-    rng = random.Random(SEED)
-    lines = OUT.read_text().splitlines() if args.append and OUT.exists() else []
+    rng = random.Random(PUCT_SEED if args.puct else SEED)
+    lines = args.out.read_text().splitlines() if args.append and args.out.exists() else []
     seen = {line.rsplit(" ", 1)[0] for line in lines}
     solver = Solver(threads=args.threads)
     for e in range(lo, hi + 1):
@@ -62,7 +91,7 @@ def main() -> None:
             if done == args.per_empties:
                 break
         print(f"{e} empties: {done} positions in {time.monotonic() - start:.1f} s", flush=True)
-        OUT.write_text("\n".join(lines) + "\n")
+        args.out.write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
