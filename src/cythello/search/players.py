@@ -417,9 +417,9 @@ class MCTSPlayer:
         ``time_limit`` override the player's limits for this search only; a game ``clock``
         (:class:`~cythello.search.clock.Clock`) sets the time limit from the time left
         instead (never more, so the clock never runs out), and the settings' iteration cap
-        (a preset's level) still holds unless ``iterations`` or ``time_limit`` is given.  ``solve=False`` skips the exact
-        solver of ``endgame_empties`` (for an answer wanted at once: a solve is stopped
-        only by its time cap).  In a position of the player's opening ``book`` the answer
+        (a preset's level) still holds unless ``iterations`` or ``time_limit`` is given.
+        ``solve=False`` skips the exact solver of ``endgame_empties`` (for an answer wanted
+        at once: a solve is stopped only by its time cap).  In a position of the player's opening ``book`` the answer
         is a book move, at once and without a search (``stop_reason`` "book"; the moves are
         the book's, with their values); ``book=False`` searches anyway.  With ``stops_seen``
         (:attr:`stops` read earlier), a :meth:`stop` that came since ends this search at
