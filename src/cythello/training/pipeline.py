@@ -77,8 +77,10 @@ PRESETS: Dict[str, Config] = {
     # A few minutes on 2 cores: a usable, weaker evaluation.
     "small": Config(games=1500, iterations=200, rounds=1, games_per_shard=50),
     # What cythello ships (see the README for the time it takes): PUCT self-play guided
-    # by 0.2.0's evaluation (give its file as start_weights), one round.
-    "full": Config(player="puct", games=40000, rounds=1, temperature_moves=16,
+    # by 0.2.0's evaluation (give its file as start_weights), then a second round guided
+    # by the first round's weights, fitted to the positions of both (--rounds 1 gives the
+    # file of 0.3.0's first release).
+    "full": Config(player="puct", games=40000, rounds=2, temperature_moves=16,
                    games_per_shard=256),
     # What cythello 0.2.0 shipped (MCTS self-play, three rounds; before mobility).
     "full-0.2": Config(),
