@@ -25,6 +25,19 @@ posix = pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _ctrl_c_as_a_terminal_gives_it():
+    """These tests are about Ctrl-C: a test run started as a background job of a
+    non-interactive shell inherits SIGINT ignored, and so would every process it starts
+    (Python keeps an ignored SIGINT ignored), so Python's own handler is put back for
+    them; the processes they start then begin with the default."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _mark_and_wait(folder, i, seconds):
     """A job of the runner tests: leaves a mark when it starts, then takes its time."""
     Path(folder, f"started-{i}").touch()
