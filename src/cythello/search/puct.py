@@ -350,18 +350,15 @@ class PUCTPlayer:
             raise InvalidBoardError("the game is over: there is no move to search")
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-        given = iterations is not None or time_limit is not None
-        call = PUCTSettings(simulations=iterations, time_limit=time_limit)   # checks them
-        budget: Optional[int]
-        seconds: Optional[float]
+        # The call's limits (checked by PUCTSettings) replace the settings' limits.
+        limits = PUCTSettings(simulations=iterations, time_limit=time_limit) \
+            if iterations is not None or time_limit is not None else self.settings
+        budget, seconds = limits.limits
         if clock is not None:
-            # As MCTSPlayer: the clock gives the time; a simulation cap of the settings
-            # (a level's) stays unless the call gives limits of its own.
+            # As MCTSPlayer: the clock gives the time; a simulation cap (a level's) stays.
             left = clock.budget(board.empties())
-            budget = iterations if given else self.settings.simulations
+            budget = limits.simulations
             seconds = left if time_limit is None else min(time_limit, left)
-        else:
-            budget, seconds = (call if given else self.settings).limits
         self.stop_pondering()
         if not self._lock.acquire(blocking=False):
             raise PlayerBusyError("search() while the player searches (an evaluator that "
