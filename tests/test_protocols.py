@@ -561,3 +561,88 @@ def test_gtp_time_budget():
     assert engine._budget(cy.BLACK) <= 10 / 3                  # never close to the flag
     engine.handle("time_left w 0 0")
     assert engine._budget(cy.WHITE) == 0.01
+
+
+class _TimedPlayer(cy.MCTSPlayer):
+    """An MCTS player whose searches take ``seconds`` on a fake monotonic clock (what GTP's
+    genmove times its moves by) and that records the clocks it was given."""
+
+    def __init__(self, now, seconds, **settings):
+        super().__init__(**settings)
+        self.now, self.seconds, self.clocks, self.results = now, seconds, [], []
+
+    def search(self, board, **kwargs):
+        self.clocks.append(kwargs.get("clock"))
+        self.results.append(super().search(board, **kwargs))
+        self.now[0] += self.seconds
+        return self.results[-1]
+
+
+@pytest.fixture
+def fake_time(monkeypatch):
+    # Only GTP's view of time: the search itself keeps the real clock.
+    import types
+
+    import cythello.protocols.gtp as gtp
+    now = [1000.0]
+    monkeypatch.setattr(gtp, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    return now
+
+
+def test_gtp_keeps_its_own_clock_without_time_left(fake_time):
+    # A controller that sends time_settings only: the engine counts its own moves' time
+    # (before, every move was budgeted from the whole main time: several times the clock).
+    from cythello.protocols.gtp import GtpEngine
+    from cythello.search.clock import Clock
+    player = _TimedPlayer(fake_time, 10.0, iterations=30, seed=1)
+    engine = GtpEngine(player)
+    engine.handle("time_settings 60 0 0")
+    engine.handle("genmove b")
+    engine.handle("genmove w")
+    engine.handle("genmove b")
+    assert player.clocks == [Clock(60.0), Clock(60.0), Clock(50.0)]
+    assert engine.clocks[cy.BLACK].main_left == 40.0 and engine.clocks[cy.WHITE].main_left == 50.0
+    assert engine._budget(cy.BLACK) == pytest.approx(Clock(40.0).budget(engine.board.empties()))
+    engine.handle("clear_board")                              # a new game, fresh clocks
+    assert engine.clocks[cy.BLACK].main_left == 60.0
+    engine.handle("time_left b 7 0")                          # the controller's clock wins
+    engine.handle("genmove b")
+    assert player.clocks[-1] == Clock(7.0)
+    assert engine.clocks[cy.BLACK].main_left == 0.0           # 10 s taken: out of time
+    engine.handle("genmove w")
+    engine.handle("genmove b")                                # still moves, on the minimum
+    assert engine._budget(cy.BLACK) == 0.01
+
+
+def test_gtp_own_clock_goes_into_canadian_byo_yomi(fake_time):
+    from cythello.protocols.gtp import GtpEngine
+    from cythello.search.clock import ByoYomiClock, Clock
+    player = _TimedPlayer(fake_time, 7.0, iterations=30, seed=1)
+    engine = GtpEngine(player)
+    engine.handle("time_settings 5 10 2")           # 5 s, then 10 s for every 2 moves
+    assert engine.clocks[cy.BLACK] == ByoYomiClock(5.0, 10.0, 2)
+    engine.handle("genmove b")                      # 5 s of main time + 2 of the period
+    assert player.clocks[0] == Clock(5.0, 5.0)      # the byo-yomi as 5 s a move
+    assert engine.clocks[cy.BLACK] == ByoYomiClock(0.0, 10.0, 2, 8.0, 1)
+    engine.handle("genmove w")
+    engine.handle("genmove b")
+    assert player.clocks[2] == Clock(8.0, 0.0, 1)   # the period's last move: all it has
+    assert engine.clocks[cy.BLACK] == ByoYomiClock(0.0, 10.0, 2, 10.0, 2)   # a new period
+    # Straight into byo-yomi without main time; GTP's "byo-yomi time 0": none at all.
+    assert ByoYomiClock.start(0, 30, 5) == ByoYomiClock(0.0, 30.0, 5, 30.0, 5)
+    engine.handle("time_settings 60 0 5")
+    assert engine.clocks[cy.WHITE] == ByoYomiClock(60.0)
+    engine.handle("time_left w 12 3")               # in a period: 3 moves in 12 s
+    assert engine.clocks[cy.WHITE] == ByoYomiClock(0.0, 0.0, 0, 12.0, 3)
+
+
+def test_gtp_clock_keeps_a_level_cap():
+    # Under GTP's clock, as under every clock, a preset's iteration cap still holds: the
+    # easy preset does not search a minute a move because the game has a long clock.
+    from cythello.protocols.gtp import GtpEngine
+    player = _TimedPlayer([0.0], 0.0, **{**cy.SearchSettings.preset("easy").as_dict(),
+                                         "seed": 1})
+    engine = GtpEngine(player)
+    engine.handle("time_settings 1800 0 0")
+    engine.handle("genmove b")
+    assert player.results[0].iterations == 200

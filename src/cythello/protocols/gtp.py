@@ -2,17 +2,21 @@
 GoGui's ``gogui-rules_*`` commands so GoGui can show an Othello board.
 
 Moves use Othello names (``f5``, ``pass``); colours are ``black``/``b``/``white``/``w``.
-``genmove`` budgets its time from ``time_settings``/``time_left`` when they were given.
+``genmove`` budgets its time from a game clock when the controller gave one: ``time_left``
+sets a colour's clock; after ``time_settings`` alone the engine keeps each colour's clock
+itself (main time, then Canadian byo-yomi), counting the time its own moves take, and
+``clear_board`` starts a new game's clocks.  Without a clock the player's own limits hold.
 """
 from __future__ import annotations
 
 import sys
-from typing import IO, Callable, Dict, List, Optional, Tuple
+import time
+from typing import IO, Callable, Dict, List, Optional
 
 from .._version import __version__
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..search.clock import Clock
+from ..search.clock import ByoYomiClock
 from ..search.players import EnginePlayer, MCTSPlayer
 from ..squares import BLACK, PASS, WHITE, parse_move, square_name
 from ._io import MAX_LINE, ascii_line, command_lines
@@ -48,10 +52,10 @@ class GtpEngine:
         # searches (MCTSPlayer.ponder).
         self.ponder = ponder
         self.board = Board()
-        self.main_time: Optional[float] = None
-        self.byo_time = 0.0
-        self.byo_stones = 0
-        self.time_left: Dict[int, Tuple[float, int]] = {}
+        # time_settings' clock at the start of a game (None: no time limit), and each
+        # colour's clock now.
+        self.time_control: Optional[ByoYomiClock] = None
+        self.clocks: Dict[int, ByoYomiClock] = {}
         self.quit = False
         self.commands: Dict[str, Callable[[List[str]], str]] = {
             "protocol_version": lambda a: "2",
@@ -137,6 +141,7 @@ class GtpEngine:
     def cmd_clear_board(self, args: List[str]) -> str:
         """``clear_board``: back to the start position."""
         self.board = Board()
+        self._start_clocks()
         return ""
 
     def cmd_set_game(self, args: List[str]) -> str:
@@ -165,30 +170,15 @@ class GtpEngine:
             raise GtpError("illegal move") from None
         return ""
 
-    def _clock(self, colour: int) -> Optional[Clock]:
-        """The clock ``time_left`` gave for ``colour`` (a byo-yomi period's stones as the
-        moves to go), or None."""
-        if colour in self.time_left:
-            seconds, stones = self.time_left[colour]
-            return Clock(seconds, 0.0, stones or None)
-        return None
+    def _start_clocks(self) -> None:
+        self.clocks = ({} if self.time_control is None
+                       else {BLACK: self.time_control, WHITE: self.time_control})
 
     def _budget(self, colour: int) -> Optional[float]:
-        """Seconds for this move from the clock (cythello.search.clock), or None to use the
-        player's own limits: ``time_left``'s clock, else the main time of
-        ``time_settings`` plus a share of a byo-yomi period."""
-        empties = self.board.empties()
-        clock = self._clock(colour)
-        if clock is not None:
-            return clock.budget(empties)
-        if self.main_time is None:
-            return None
-        if self.byo_stones == 0 and self.byo_time > 0:
-            return None                       # GTP: byo-yomi time without stones = no limit
-        budget = Clock(self.main_time).budget(empties)
-        if self.byo_stones > 0:
-            budget += Clock(self.byo_time, 0.0, self.byo_stones).budget(empties)
-        return budget
+        """Seconds the next move of ``colour`` is budgeted (cythello.search.clock), or None
+        for the player's own limits (no clock)."""
+        clock = self.clocks.get(colour)
+        return None if clock is None else clock.clock().budget(self.board.empties())
 
     def cmd_genmove(self, args: List[str]) -> str:
         """``genmove <color>``: search (within the clock), play and answer the move."""
@@ -201,18 +191,18 @@ class GtpEngine:
         if self.board.turn != colour:
             raise GtpError("wrong color")
         moves = list(self.board.legal_moves)
-        clock = self._clock(colour)
+        clock = self.clocks.get(colour)
+        started = time.monotonic()
         if len(moves) == 1:
             move = moves[0]
         elif clock is not None:
-            # The player budgets from the clock itself (and may extend in unsettled spots).
-            move = self.player.search(self.board, clock=clock).best_move
+            # The player budgets from the clock itself (and may extend in unsettled spots);
+            # a cap of its own (a level's) still holds.
+            move = self.player.search(self.board, clock=clock.clock()).best_move
         else:
-            budget = self._budget(colour)
-            if budget is None:
-                move = self.player.search(self.board).best_move
-            else:
-                move = self.player.search(self.board, time_limit=budget).best_move
+            move = self.player.search(self.board).best_move
+        if clock is not None:
+            self.clocks[colour] = clock.after(time.monotonic() - started)
         self.board.push(move)
         if self.ponder:
             self.player.ponder(self.board)
@@ -240,21 +230,33 @@ class GtpEngine:
         return ""
 
     def cmd_time_settings(self, args: List[str]) -> str:
-        """``time_settings <main> <byo-yomi time> <byo-yomi stones>``."""
+        """``time_settings <main> <byo-yomi time> <byo-yomi stones>``: both clocks start
+        afresh.  As GTP defines them: byo-yomi time without stones means no time limit,
+        byo-yomi stones without time no byo-yomi."""
         main, byo, stones = (float(args[0]), float(args[1]), int(args[2]))
         if not (0 <= main <= 1e9 and 0 <= byo <= 1e9 and 0 <= stones <= 1000):
             raise GtpError("time settings out of range")
-        self.main_time, self.byo_time, self.byo_stones = main, byo, stones
-        self.time_left = {}
+        if byo > 0 and stones == 0:
+            self.time_control = None
+        else:
+            self.time_control = ByoYomiClock.start(main, byo, stones if byo > 0 else 0)
+        self._start_clocks()
         return ""
 
     def cmd_time_left(self, args: List[str]) -> str:
-        """``time_left <color> <seconds> <stones>``: the clock genmove budgets from."""
+        """``time_left <color> <seconds> <stones>``: the controller's clock of ``color``
+        (``stones`` 0: in main time, else the moves left in the byo-yomi period), which
+        replaces the engine's own."""
         colour = _colour(args[0])
         seconds, stones = float(args[1]), int(args[2])
         if not (0 <= seconds <= 1e9 and 0 <= stones <= 1000):
             raise GtpError("time left out of range")
-        self.time_left[colour] = (seconds, stones)
+        # The period's length from time_settings (for the periods after this one), else
+        # the controller's figures.
+        period = self.time_control or ByoYomiClock(0.0, seconds if stones else 0.0, stones)
+        self.clocks[colour] = ByoYomiClock(
+            seconds if stones == 0 else 0.0, period.period, period.stones,
+            seconds if stones else 0.0, stones)
         return ""
 
     def cmd_rules_board(self, args: List[str]) -> str:

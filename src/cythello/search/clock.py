@@ -13,7 +13,7 @@ but never past :meth:`Clock.most`: the same third of what is left.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..errors import SettingsError
@@ -59,6 +59,62 @@ class Clock:
         left = max(0.0, self.time_left - seconds) + self.increment
         to_go = None if self.moves_to_go is None else self.moves_to_go - 1 or None
         return Clock(left, self.increment, to_go)
+
+
+@dataclass(frozen=True)
+class ByoYomiClock:
+    """A clock with Canadian byo-yomi (GTP's ``time_settings``): ``main_left`` seconds of
+    main time, then ``period`` seconds for every ``stones`` moves, each period starting
+    afresh (``stones`` 0: no byo-yomi, the main time is all there is).  In byo-yomi
+    (``stones_left`` > 0) ``period_left`` seconds remain for ``stones_left`` moves.
+
+    A GTP engine keeps one for itself when the controller sends ``time_settings`` but no
+    ``time_left``: without it every move would be budgeted from the whole main time, and
+    a game would take several times its clock."""
+
+    main_left: float
+    period: float = 0.0
+    stones: int = 0
+    period_left: float = 0.0
+    stones_left: int = 0
+
+    def __post_init__(self) -> None:
+        check_number("main time", self.main_left, 0, 1e9)
+        check_number("byo-yomi time", self.period, 0, 1e9)
+        check_int("byo-yomi stones", self.stones, 0, 1000)
+        check_number("byo-yomi time left", self.period_left, 0, 1e9)
+        check_int("byo-yomi stones left", self.stones_left, 0, 1000)
+
+    @classmethod
+    def start(cls, main: float, period: float, stones: int) -> "ByoYomiClock":
+        """The clock at the start of a game (straight into byo-yomi when ``main`` is 0)."""
+        clock = cls(main, period, stones)
+        return clock._next_period() if main == 0 and stones else clock
+
+    def clock(self) -> Clock:
+        """The :class:`Clock` this move is budgeted from: the period's time for its
+        remaining moves in byo-yomi; in main time the main time, with the byo-yomi that
+        follows it counted as an increment of ``period / stones`` a move (the time each
+        later move will have)."""
+        if self.stones_left:
+            return Clock(self.period_left, 0.0, self.stones_left)
+        return Clock(self.main_left, self.period / self.stones if self.stones else 0.0)
+
+    def after(self, seconds: float) -> "ByoYomiClock":
+        """The clock after a move that took ``seconds``.  A move that runs out the main time
+        is the first move of byo-yomi and its overrun comes off the first period."""
+        clock = self
+        if not clock.stones_left:
+            if seconds <= clock.main_left or not clock.stones:
+                return replace(clock, main_left=max(0.0, clock.main_left - seconds))
+            seconds -= clock.main_left
+            clock = replace(clock, main_left=0.0)._next_period()
+        clock = replace(clock, period_left=max(0.0, clock.period_left - seconds),
+                        stones_left=clock.stones_left - 1)
+        return clock if clock.stones_left else clock._next_period()
+
+    def _next_period(self) -> "ByoYomiClock":
+        return replace(self, period_left=self.period, stones_left=self.stones)
 
 
 def parse_clock_time(text: str) -> float:
