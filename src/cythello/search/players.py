@@ -54,12 +54,13 @@ FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopRea
 
 # The difficulty presets.  Each level beats the one below it clearly
 # (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
-# (evaluated leaves, implicit minimax backups, exploration 1, no progressive bias: the
-# settings that won their equal-time matches, listed in the README) and solve exactly from
+# (evaluated leaves, implicit minimax backups, exploration 0.6, no progressive bias: the
+# settings that won their equal-time matches, listed in the README; c = 0.6 beat 0.1.0's
+# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets) and solve exactly from
 # as many empties as the exact solver finishes well inside their budget on self-play
 # positions (benchmarks/bench_endgame.py --by-empties).
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
-                                       "minimax_weight": 0.7, "exploration": 1.0}
+                                       "minimax_weight": 0.7, "exploration": 0.6}
 # Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
 # UCB1 with c = sqrt(2), no evaluation, no exact solver.  Not a difficulty level but the
 # way to ask for the classic algorithm (MCTSPlayer.preset("classic"), mcts:preset=classic);

@@ -189,7 +189,7 @@ class SearchSettings(SettingsType):
     limit a search runs 1,000 iterations.
 
     The defaults are the strongest measured search (the expert preset's: the learned
-    evaluation valuing every new child and leaf, minimax backups, exploration 1, the exact
+    evaluation valuing every new child and leaf, minimax backups, exploration 0.6, the exact
     solver from 20 empties); ``SearchSettings.preset("classic")`` is plain UCT with
     playouts and no evaluation, as cythello 0.1.0 searched."""
 
@@ -199,7 +199,7 @@ class SearchSettings(SettingsType):
     time_limit: Optional[float] = _setting(
         None, _SECONDS, "seconds per search", optional=True)
     exploration: float = _setting(
-        1.0, _number(0, 100), "UCB1's exploration constant c")
+        0.6, _number(0, 100), "UCB1's exploration constant c")
     rollout: str = _setting(
         "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
     threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
