@@ -420,11 +420,12 @@ class MCTSPlayer:
         instead (never more, so the clock never runs out), and the settings' iteration cap
         (a preset's level) still holds unless ``iterations`` or ``time_limit`` is given.
         ``solve=False`` skips the exact solver of ``endgame_empties`` (for an answer wanted
-        at once: a solve is stopped only by its time cap).  In a position of the player's opening ``book`` the answer
-        is a book move, at once and without a search (``stop_reason`` "book"; the moves are
-        the book's, with their values); ``book=False`` searches anyway.  With ``stops_seen``
-        (:attr:`stops` read earlier), a :meth:`stop` that came since ends this search at
-        once.  Searches of one player from several threads run one after another."""
+        at once: a solve is stopped only by its time cap).  In a position of the player's
+        opening ``book`` the answer is a book move, at once and without a search
+        (``stop_reason`` "book"; the moves are the book's, with their values);
+        ``book=False`` searches anyway.  With ``stops_seen`` (:attr:`stops` read earlier), a
+        :meth:`stop` that came since ends this search at once.  Searches of one player from
+        several threads run one after another."""
         extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):
