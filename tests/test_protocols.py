@@ -546,21 +546,28 @@ def test_every_search_setting_can_be_given_in_a_spec():
         assert getattr(player.settings, f.name) == parse_setting(f.name, sample)
 
 
+def gtp_budget(engine, colour):
+    """Seconds the next genmove of ``colour`` is budgeted by the engine's clock (what the
+    player computes from the clock it is given), or None: no clock, the player's limits."""
+    clock = engine.clocks.get(colour)
+    return None if clock is None else clock.clock().budget(engine.board.empties())
+
+
 def test_gtp_time_budget():
     from cythello.protocols.gtp import GtpEngine
     engine = GtpEngine(cy.MCTSPlayer(iterations=50, seed=1))
-    assert engine._budget(cy.BLACK) is None                   # no clock: own limits
+    assert gtp_budget(engine, cy.BLACK) is None                 # no clock: own limits
     engine.handle("time_settings 0 5 0")
-    assert engine._budget(cy.BLACK) is None                   # GTP: no time limit
+    assert gtp_budget(engine, cy.BLACK) is None                 # GTP: no time limit
     from cythello.search.clock import Clock
     engine.handle("time_settings 300 0 0")                    # 300 s absolute, 30 moves left
-    assert engine._budget(cy.BLACK) == pytest.approx(Clock(300).budget(60))
-    assert 8 < engine._budget(cy.BLACK) < 300 / 30              # an even share, less a reserve
+    assert gtp_budget(engine, cy.BLACK) == pytest.approx(Clock(300).budget(60))
+    assert 8 < gtp_budget(engine, cy.BLACK) < 300 / 30          # an even share, less a reserve
     engine.handle("time_left b 10 2")                         # byo-yomi: 2 stones in 10 s
-    assert engine._budget(cy.BLACK) == pytest.approx(Clock(10, 0, 2).budget(60))
-    assert engine._budget(cy.BLACK) <= 10 / 3                  # never close to the flag
+    assert gtp_budget(engine, cy.BLACK) == pytest.approx(Clock(10, 0, 2).budget(60))
+    assert gtp_budget(engine, cy.BLACK) <= 10 / 3               # never close to the flag
     engine.handle("time_left w 0 0")
-    assert engine._budget(cy.WHITE) == 0.01
+    assert gtp_budget(engine, cy.WHITE) == 0.01
 
 
 class _TimedPlayer(cy.MCTSPlayer):
@@ -602,7 +609,7 @@ def test_gtp_keeps_its_own_clock_without_time_left(fake_time):
     engine.handle("genmove b")
     assert player.clocks == [Clock(60.0), Clock(60.0), Clock(50.0)]
     assert engine.clocks[cy.BLACK].main_left == 40.0 and engine.clocks[cy.WHITE].main_left == 50.0
-    assert engine._budget(cy.BLACK) == pytest.approx(Clock(40.0).budget(engine.board.empties()))
+    assert gtp_budget(engine, cy.BLACK) == pytest.approx(Clock(40.0).budget(engine.board.empties()))
     engine.handle("clear_board")                              # a new game, fresh clocks
     assert engine.clocks[cy.BLACK].main_left == 60.0
     engine.handle("time_left b 7 0")                          # the controller's clock wins
@@ -611,7 +618,7 @@ def test_gtp_keeps_its_own_clock_without_time_left(fake_time):
     assert engine.clocks[cy.BLACK].main_left == 0.0           # 10 s taken: out of time
     engine.handle("genmove w")
     engine.handle("genmove b")                                # still moves, on the minimum
-    assert engine._budget(cy.BLACK) == 0.01
+    assert gtp_budget(engine, cy.BLACK) == 0.01
 
 
 def test_gtp_own_clock_goes_into_canadian_byo_yomi(fake_time):

@@ -174,12 +174,6 @@ class GtpEngine:
         self.clocks = ({} if self.time_control is None
                        else {BLACK: self.time_control, WHITE: self.time_control})
 
-    def _budget(self, colour: int) -> Optional[float]:
-        """Seconds the next move of ``colour`` is budgeted (cythello.search.clock), or None
-        for the player's own limits (no clock)."""
-        clock = self.clocks.get(colour)
-        return None if clock is None else clock.clock().budget(self.board.empties())
-
     def cmd_genmove(self, args: List[str]) -> str:
         """``genmove <color>``: search (within the clock), play and answer the move."""
         if len(args) != 1:
