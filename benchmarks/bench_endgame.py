@@ -5,12 +5,18 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --threads 1,2   # and the speed-up of 2 threads
     python3 benchmarks/bench_endgame.py --suite 1-19    # a quick check
     python3 benchmarks/bench_endgame.py --by-empties    # seconds per solve by empties
+    python3 benchmarks/bench_endgame.py --pace          # nodes that settle the outcome
+
+``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame_play): the
+nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
+empties (a fresh solver each), and the fit of their 75th percentile.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
 FFO #20-#39 in about 30x perft(11) on this kind of machine).
 """
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -24,6 +30,7 @@ from cythello.search._endgame import SOLVER_BUILD, Solver
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+HELDOUT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
 
 SUITES = {"1-19": ("fforum-1-19.obf", None), "20-39": ("fforum-20-39.obf", None),
           "40-49": ("fforum-40-59.obf", 10), "40-59": ("fforum-40-59.obf", None)}
@@ -73,6 +80,40 @@ def by_empties():
               f"{statistics.mean(outcome):>12.3f}s", flush=True)
 
 
+def pace(per_count=40):
+    """Nodes an outcome solve needs by empties (median, 75th and 90th percentiles) on the
+    deep held-out positions, the fit of the 75th percentile against endgame_play's, and
+    this machine's nodes per second."""
+    from cythello.search.endgame_play import OUTCOME_GROWTH, OUTCOME_NODES_AT_20
+    boards = {}
+    for line in HELDOUT_DEEP.read_text().splitlines():
+        if line.strip():
+            b = cy.Board(line.rsplit(" ", 1)[0])
+            boards.setdefault(b.empties(), []).append(b)
+    print(f"{'empties':>8} {'n':>4} {'median':>12} {'75 %':>12} {'90 %':>12} {'M nodes/s':>10}")
+    points = []
+    for e in sorted(boards):
+        nodes, seconds = [], 0.0
+        for b in boards[e][:per_count]:
+            start = time.perf_counter()
+            nodes.append(cy.solve_outcome(b, solver=Solver()).nodes)
+            seconds += time.perf_counter() - start
+        nodes.sort()
+        q = [nodes[min(len(nodes) - 1, int(p * len(nodes)))] for p in (0.5, 0.75, 0.9)]
+        points.append((e, q[1]))
+        print(f"{e:>8} {len(nodes):>4} {q[0]:>12,} {q[1]:>12,} {q[2]:>12,} "
+              f"{sum(nodes) / seconds / 1e6:>10.1f}", flush=True)
+    # Least squares of log(nodes) on empties.
+    n = len(points)
+    mx = sum(e for e, _ in points) / n
+    my = sum(math.log(v) for _, v in points) / n
+    slope = (sum((e - mx) * (math.log(v) - my) for e, v in points)
+             / sum((e - mx) ** 2 for e, _ in points))
+    at20 = math.exp(my + slope * (20 - mx))
+    print(f"75 % fit: {at20 / 1e6:.2f} M nodes at 20 empties, x{math.exp(slope):.2f} an empty "
+          f"(endgame_play assumes {OUTCOME_NODES_AT_20 / 1e6:.2f} M, x{OUTCOME_GROWTH:.2f})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -82,7 +123,12 @@ def main() -> int:
     ap.add_argument("--quiet", action="store_true", help="no line per position")
     ap.add_argument("--by-empties", action="store_true",
                     help="solve times by empties on held-out self-play positions instead")
+    ap.add_argument("--pace", action="store_true",
+                    help="nodes that settle the outcome by empties instead")
     args = ap.parse_args()
+    if args.pace:
+        pace()
+        return 0
     if args.by_empties:
         by_empties()
         return 0

@@ -10,6 +10,7 @@ from conftest import DATA, exact_score, random_endgame
 from cythello import Board, MCTSPlayer, read_obf
 from cythello.search._endgame import Solver
 from cythello.search.endgame import SolveAborted, first_guess
+from cythello.search.endgame_play import OUTCOME_GROWTH, SolverPace, outcome_nodes
 
 FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
 
@@ -115,6 +116,51 @@ def test_player_falls_back_to_the_tree_when_the_solve_runs_out_of_time():
     assert time.monotonic() - start < 10          # a hang bound: the solve would never end
     assert result.stop_reason == "time" and result.iterations > 1000    # half the time left
     assert result.best_move in hard.legal_moves
+
+
+def test_solver_pace_affords_more_empties_with_more_time_and_speed():
+    pace = SolverPace(rate=5e6)
+    assert not pace.timed
+    reach = [pace.empties_within(t) for t in (0.001, 0.05, 0.5, 5, 50, 1e30)]
+    assert reach == sorted(reach) and reach[0] < 20 < reach[-2] and reach[-1] == 60
+    # Each empty costs OUTCOME_GROWTH times more: 1.93 times the time buys one empty.
+    assert pace.empties_within(2.0) == pace.empties_within(2.0 / OUTCOME_GROWTH) + 1
+    assert outcome_nodes(pace.empties_within(2.0)) <= 5e6 * 2.0 < outcome_nodes(
+        pace.empties_within(2.0) + 1)
+    assert pace.empties_within(0) == 0
+    pace.record(1_000, 0.001)                     # too short to time: ignored
+    assert not pace.timed and pace.rate == 5e6
+    pace.record(20_000_000, 1.0)                  # the first timing replaces the guess
+    assert pace.timed and pace.rate == 20e6
+    pace.record(10_000_000, 1.0)                  # then half the weight to the newest
+    assert pace.rate == 15e6
+    assert pace.empties_within(1.0) > SolverPace(rate=5e6).empties_within(1.0)
+
+
+def test_a_search_solves_only_what_its_time_affords_with_endgame_by_time(monkeypatch):
+    import cythello.search.players as players
+    attempts = []
+    real = players.exact_result
+
+    def counted(board, *args, **kwargs):
+        attempts.append(board.empties())
+        return real(board, *args, **kwargs)
+
+    monkeypatch.setattr(players, "exact_result", counted)
+    far = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")        # 47 empties
+    near = FFO_EASY[0].board
+    by_time = MCTSPlayer(time_limit=0.2, endgame_empties=60, endgame_by_time=True, seed=1)
+    assert by_time.search(far).stop_reason == "time" and attempts == []    # all to the tree
+    result = by_time.search(near)                 # 14 empties fit 0.1 s: solved
+    assert result.stop_reason == "exact" and result.exact_score == FFO_EASY[0].best_score
+    assert attempts == [near.empties()]
+    # Without it the same player tries the far position too (and the tree gets the rest).
+    fixed = MCTSPlayer(time_limit=0.2, endgame_empties=60, seed=1)
+    assert fixed.search(far).stop_reason == "time" and attempts[-1] == far.empties()
+    # endgame_empties stays the most: beyond it no solve, whatever the time.
+    capped = MCTSPlayer(time_limit=5, iterations=200, endgame_empties=10,
+                        endgame_by_time=True, seed=1)
+    assert capped.search(near).stop_reason == "iterations" and len(attempts) == 2
 
 
 def test_analyse_lists_exact_scores_in_the_endgame():

@@ -554,6 +554,13 @@ def test_the_endgame_solver_takes_over_when_asked():
     assert result.stop_reason == "exact"
     assert result.exact_score == max(scores.values()) == scores[result.best_move]
     assert cy.PUCTPlayer(uniform_evaluator, simulations=50).search(board).stop_reason != "exact"
+    # With endgame_by_time the time decides below the cap: a few empties fit any time, a
+    # midgame position no short one.
+    by_time = cy.PUCTPlayer(uniform_evaluator, time_limit=0.2, endgame_empties=60,
+                            endgame_by_time=True)
+    assert by_time.search(board).stop_reason == "exact"
+    far = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    assert by_time.search(far).stop_reason == "time"
 
 
 def test_mcts_player_points_a_network_to_puct():
@@ -742,3 +749,18 @@ def test_a_player_whose_evaluator_refers_to_it_is_still_collected():
     del net
     gc.collect()
     assert collected() is None
+
+
+def test_puct_from_a_preset_solves_as_the_preset_does():
+    import argparse
+
+    from cythello.cli.common import puct_player_from_args
+    args = argparse.Namespace(preset="expert", iterations=None, time_limit=None, seed=None,
+                              max_nodes=None, threads=None)
+    s = puct_player_from_args(args).settings
+    expert = cy.SearchSettings.preset("expert")
+    assert (s.endgame_empties, s.endgame_by_time, s.time_limit) == (
+        expert.endgame_empties, expert.endgame_by_time, expert.time_limit)
+    args.preset = "hard"
+    s = puct_player_from_args(args).settings
+    assert (s.endgame_empties, s.endgame_by_time) == (18, False)

@@ -125,7 +125,8 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         raise SettingsError(f"{', '.join(given)}: the UCT search's options, not PUCT's "
                             "(--search puct)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
-    settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0)}
+    settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0),
+                                "endgame_by_time": preset.get("endgame_by_time", False)}
     if args.iterations is not None or args.time_limit is not None:
         settings.update(simulations=args.iterations, time_limit=args.time_limit)
     else:

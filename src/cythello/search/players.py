@@ -24,6 +24,7 @@ from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
 from .clock import Clock
+from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .results import (
     MoveStats,
     RootMove,
@@ -33,7 +34,7 @@ from .results import (
     pool_symmetric_moves,
 )
 from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights
-from .states import Proof, StopReason
+from .states import StopReason
 
 __all__ = [
     "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
@@ -41,7 +42,6 @@ __all__ = [
 ]
 
 SQRT2 = math.sqrt(2.0)
-ENDGAME_TIME_CAP = 2.0                 # seconds an iteration-limited player gives the solver
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 SHORT_RUN = 20_000                     # iterations: a few ms, run without a helper thread
 # A search whose runner-up has this share of the best move's visits is unsettled: time
@@ -59,7 +59,10 @@ FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopRea
 # c = 1 at 0.25 s and 1 s a move and in the medium and hard presets; at 2-4 s it is
 # unsettled, its doublings there gained little: README) and solve exactly from
 # as many empties as the exact solver finishes well inside their budget on self-play
-# positions (benchmarks/bench_endgame.py --by-empties).
+# positions (benchmarks/bench_endgame.py --by-empties); the expert, limited by time,
+# from as many as its time affords (endgame_by_time: 22 at 1 s a move, 23-24 at 4-5 s;
+# results kept as often as with a fixed 22 at 0.25, 1 and 4 s, exact scores from further
+# out: README).
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
                                        "minimax_weight": 0.7, "exploration": 0.6}
 # Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
@@ -74,7 +77,8 @@ PRESETS: Dict[str, Dict[str, object]] = {
     "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
     # The expert is limited by time alone: a game clock or a long analysis gets all of
     # the time it gives (an iteration cap of 5 M cut a 30-minute game's moves at ~10 s).
-    "expert": {"time_limit": 5.0, "endgame_empties": 22, **_WITH_EVALUATION},
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
+               **_WITH_EVALUATION},
     "classic": CLASSIC,
 }
 
@@ -221,7 +225,9 @@ class MCTSPlayer:
     every ``progress_interval`` seconds with a snapshot :class:`SearchResult`.  With
     ``endgame_empties`` > 0, positions with that many empty squares or fewer are solved
     exactly first, within half the time limit (2 s for an iteration-limited player); if the
-    solve does not finish, the tree search takes over.
+    solve does not finish, the tree search takes over.  With ``endgame_by_time`` that many
+    is the most: a search solves from as many empties as its time affords at the speed its
+    solver has shown (:mod:`~cythello.search.endgame_play`).
 
     ``eval_weights`` gives the search the learned pattern evaluation: ``"default"`` (the
     shipped weights), a weights file, or :class:`~cythello.eval.PatternWeights` (None: no
@@ -271,6 +277,7 @@ class MCTSPlayer:
         self.book: Optional[Book] = settings.opening_book()
         self._book_rng = random.Random(settings.seed)
         self._solver = Solver(threads=settings.threads)
+        self._pace = SolverPace()              # the solver's speed, for endgame_by_time
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._stops = 0                        # stop() calls so far (see search's stops_seen)
@@ -356,7 +363,8 @@ class MCTSPlayer:
         self._check_not_searching("ponder()")
         self.stop_pondering()
         s = self.settings
-        if not s.reuse_tree or board.is_game_over() or board.empties() <= s.endgame_empties:
+        if not s.reuse_tree or board.is_game_over() or self._starts_with_solve(board,
+                                                                                s.time_limit):
             return
         with self._search_lock:
             self._prepare_trees(board)
@@ -486,9 +494,9 @@ class MCTSPlayer:
             solve = False
         start = time.monotonic()
         deadline = start + time_limit if time_limit is not None else 0.0
-        if solve and board.empties() <= self.settings.endgame_empties:
+        if solve and self._starts_with_solve(board, time_limit):
             # The solver gets half the time (the tree search keeps the rest if it fails).
-            solve_until = start + (time_limit / 2 if time_limit else ENDGAME_TIME_CAP)
+            solve_until = start + solve_seconds(time_limit)
             exact = self._solve_exactly(board, start, solve_until)
             if exact is not None:
                 return exact
@@ -585,9 +593,17 @@ class MCTSPlayer:
                     row.values.append(child.value)
         return merged
 
+    def _starts_with_solve(self, board: Board, time_limit: Optional[float]) -> bool:
+        """Whether a search of ``time_limit`` seconds (None: limited by iterations) of
+        ``board`` tries the exact solver first (see ``endgame_by_time``)."""
+        s = self.settings
+        return starts_with_solve(board, s.endgame_empties, s.endgame_by_time, time_limit,
+                                 self._pace)
+
     def _solve_exactly(self, board: Board, start: float,
                        deadline: float) -> Optional[SearchResult]:
-        exact = exact_result(board, self._solver, start, deadline, self.settings.threads)
+        exact = exact_result(board, self._solver, start, deadline, self.settings.threads,
+                             self._pace)
         if exact is not None:
             self._trees = []                  # the tree no longer matches the game
         return exact
@@ -619,33 +635,6 @@ class MCTSPlayer:
             threads=self.settings.threads,
             value=max((s.value for s in moves if s.value is not None), default=None),
         )
-
-
-def exact_result(board: Board, solver: Solver, start: float, deadline: float,
-                 threads: int = 1) -> Optional[SearchResult]:
-    """The solver's perfect move as a search result; or, when time runs out after the
-    outcome is settled as a win or a draw, the move that secures it; else None (a tree
-    search takes over)."""
-    from .endgame import SolveAborted, SolveResult, solve
-    try:
-        solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
-                                    solver=solver, outcome_first=True)
-    except SolveAborted as exc:
-        solved = exc.partial
-        if solved.outcome not in (Proof.WIN, Proof.DRAW):
-            return None
-    move = solved.best_move
-    if solved.score is not None:
-        stats = MoveStats.exact(move, solved.score)
-    else:                             # the outcome only: a secured win or draw
-        proof = solved.outcome
-        stats = MoveStats(move, 0, 1.0 if proof == Proof.WIN else 0.5, proof, None,
-                          float(solved.lower))
-    return SearchResult(
-        best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
-        elapsed=time.monotonic() - start, win_rate=stats.win_rate,
-        principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
-        proof=stats.proof, threads=threads, exact_score=solved.score)
 
 
 def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:

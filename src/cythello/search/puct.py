@@ -26,7 +26,8 @@ from ..nn.contract import check_output
 from ._endgame import Solver
 from ._puct import PuctForest
 from .clock import Clock
-from .players import ENDGAME_TIME_CAP, MIN_PROGRESS_INTERVAL, exact_result
+from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
+from .players import MIN_PROGRESS_INTERVAL
 from .results import MoveStats, SearchResult
 from .settings import (
     _FLAG,
@@ -97,6 +98,9 @@ class PUCTSettings(SettingsType):
     endgame_empties: int = _setting(0, _int(0, 60), "solve exactly from this many empty "
                                     "squares, as MCTSPlayer does (0: never; the network "
                                     "plays to the end)")
+    endgame_by_time: bool = _setting(False, _FLAG, "endgame_empties is the most: solve "
+                                     "from as many empties as the search's time affords "
+                                     "at the solver's measured speed")
     max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node "
                               "cap (24 bytes a node)")
     recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
@@ -239,6 +243,7 @@ class PUCTPlayer:
         self._lock = threading.Lock()           # one search at a time
         self._stop = False
         self._solver = Solver()
+        self._pace = SolverPace()               # the solver's speed, for endgame_by_time
         self.evaluator_calls = 0                # calls into Python, over the player's life
         self.recycled = 0                       # recyclings of the tree, over its life
         self._stops = 0                         # stop() calls, over the player's life
@@ -377,10 +382,11 @@ class PUCTPlayer:
                 ) -> SearchResult:
         s, forest = self.settings, self._forest
         start = time.monotonic()
-        if solve and board.empties() <= s.endgame_empties and not self._stop:
+        if solve and not self._stop and starts_with_solve(
+                board, s.endgame_empties, s.endgame_by_time, seconds, self._pace):
             # The solver gets half the time (the tree search keeps the rest if it fails).
-            until = start + (seconds / 2 if seconds else ENDGAME_TIME_CAP)
-            exact = exact_result(board, self._solver, start, until)
+            until = start + solve_seconds(seconds)
+            exact = exact_result(board, self._solver, start, until, pace=self._pace)
             if exact is not None:
                 self._root = None             # the tree no longer matches the game
                 return exact

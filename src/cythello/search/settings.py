@@ -226,6 +226,9 @@ class SearchSettings(SettingsType):
         0.25, _SECONDS, "seconds between on_progress reports")
     endgame_empties: int = _setting(
         20, _int(0, 60), "solve exactly from this many empty squares (0: never)")
+    endgame_by_time: bool = _setting(
+        False, _FLAG, "endgame_empties is the most: solve from as many empties as the "
+        "search's time affords at the solver's measured speed")
     progressive_bias: float = _setting(
         0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
     eval_weights: Any = _setting(

@@ -1,0 +1,125 @@
+"""How a searching player uses the exact solver: whether a search starts with a solve, and
+the solve's answer as a search result.
+
+A search of a position with few enough empty squares first tries to solve it, with half
+of its time (:data:`ENDGAME_TIME_CAP` for a search limited by iterations); if the solve
+does not finish, the tree search gets the rest.  ``endgame_empties`` says from how many
+empties.  With ``endgame_by_time`` that is only the most: the player also asks whether a
+solve of that many empties is likely to settle the outcome in the time it has, from how
+fast its own solver has run (:class:`SolverPace`) and what such solves cost.  So a short
+move does not spend half its time on a solve it cannot finish, and a long one solves from
+further out.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Optional
+
+from ..core._board import Board
+from ._endgame import Solver
+from .endgame import SolveAborted, SolveResult, solve
+from .results import MoveStats, SearchResult
+from .states import Proof, StopReason
+
+ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the solver
+
+# What settling the outcome costs: the nodes within which an outcome-first solve proves
+# win, draw or loss three times in four, by empties.  Measured on 40 held-out PUCT
+# self-play positions per count from 17 to 24 empties, a fresh solver each
+# (benchmarks/bench_endgame.py --pace: 94 k nodes at 17 empties, 1.1 M at 20, 6.1 M at 22,
+# 14 M at 24), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
+# exact score takes several times more; but a solve cut short after proving a win or a
+# draw still plays the move that secures it, so the outcome is what a solve must reach.
+OUTCOME_NODES_AT_20 = 1.05e6
+OUTCOME_GROWTH = 2.06
+# Nodes per second assumed until the player has timed its own solver: a slow machine's
+# one-thread rate, so that the first guess does not start solves that cannot finish.
+DEFAULT_SOLVER_RATE = 5e6
+MIN_TIMED_SOLVE = 0.02           # seconds: a shorter solve measures overheads, not speed
+
+
+def solve_seconds(time_limit: Optional[float]) -> float:
+    """The time a search of ``time_limit`` seconds (None: limited by iterations) gives
+    its exact solve."""
+    return time_limit / 2 if time_limit else ENDGAME_TIME_CAP
+
+
+def outcome_nodes(empties: int) -> float:
+    """The nodes that settle the outcome of a position with ``empties`` empty squares
+    three times in four (the fit above)."""
+    return OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20)
+
+
+class SolverPace:
+    """How fast a player's solver runs (nodes per second: an average of its recent
+    solves, :data:`DEFAULT_SOLVER_RATE` before the first), and so from how many empties
+    a solve fits a time."""
+
+    def __init__(self, rate: float = DEFAULT_SOLVER_RATE) -> None:
+        self.rate = rate
+        self.timed = False             # whether ``rate`` is measured, not assumed
+
+    def record(self, nodes: int, seconds: float) -> None:
+        """A solve (finished or not) searched ``nodes`` nodes in ``seconds``."""
+        if seconds < MIN_TIMED_SOLVE or nodes <= 0:
+            return
+        measured = nodes / seconds
+        # Half the weight to the newest: the machine's load changes, the solver's does not.
+        self.rate = (self.rate + measured) / 2 if self.timed else measured
+        self.timed = True
+
+    def empties_within(self, seconds: float) -> int:
+        """The most empty squares whose outcome a solve of ``seconds`` settles three
+        times in four, at this pace (0 to 60)."""
+        nodes = self.rate * seconds
+        if nodes <= 0:
+            return 0
+        empties = 20 + math.floor(math.log(nodes / OUTCOME_NODES_AT_20)
+                                  / math.log(OUTCOME_GROWTH))
+        return min(max(empties, 0), 60)
+
+    def __repr__(self) -> str:
+        return f"SolverPace({self.rate / 1e6:.1f} M nodes/s{'' if self.timed else ', assumed'})"
+
+
+def starts_with_solve(board: Board, endgame_empties: int, by_time: bool,
+                      time_limit: Optional[float], pace: SolverPace) -> bool:
+    """Whether a search of ``time_limit`` seconds (None: limited by iterations) of
+    ``board`` tries an exact solve first: from ``endgame_empties`` empties, and with
+    ``by_time`` only from as many as the time affords at the solver's ``pace``."""
+    empties = board.empties()
+    if empties > endgame_empties:
+        return False
+    return not by_time or empties <= pace.empties_within(solve_seconds(time_limit))
+
+
+def exact_result(board: Board, solver: Solver, start: float, deadline: float,
+                 threads: int = 1, pace: Optional[SolverPace] = None) -> Optional[SearchResult]:
+    """The solver's perfect move as a search result; or, when time runs out after the
+    outcome is settled as a win or a draw, the move that secures it; else None (a tree
+    search takes over).  The solve's speed goes to ``pace``, finished or not."""
+    try:
+        solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
+                                    solver=solver, outcome_first=True)
+    except SolveAborted as exc:
+        solved = exc.partial
+        if pace is not None:
+            pace.record(solved.nodes, solved.elapsed)
+        if solved.outcome not in (Proof.WIN, Proof.DRAW):
+            return None
+    else:
+        if pace is not None:
+            pace.record(solved.nodes, solved.elapsed)
+    move = solved.best_move
+    if solved.score is not None:
+        stats = MoveStats.exact(move, solved.score)
+    else:                             # the outcome only: a secured win or draw
+        proof = solved.outcome
+        stats = MoveStats(move, 0, 1.0 if proof == Proof.WIN else 0.5, proof, None,
+                          float(solved.lower))
+    return SearchResult(
+        best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
+        elapsed=time.monotonic() - start, win_rate=stats.win_rate,
+        principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
+        proof=stats.proof, threads=threads, exact_score=solved.score)
