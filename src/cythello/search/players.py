@@ -363,8 +363,8 @@ class MCTSPlayer:
         self._check_not_searching("ponder()")
         self.stop_pondering()
         s = self.settings
-        if not s.reuse_tree or board.is_game_over() or self._starts_with_solve(board,
-                                                                                s.time_limit):
+        if (not s.reuse_tree or board.is_game_over()
+                or self._starts_with_solve(board, s.time_limit)):
             return
         with self._search_lock:
             self._prepare_trees(board)
