@@ -56,8 +56,8 @@ FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopRea
 # (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
 # (evaluated leaves, implicit minimax backups, exploration 0.6, no progressive bias: the
 # settings that won their equal-time matches, listed in the README; c = 0.6 beat 0.1.0's
-# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets; at 2-4 s it is
-# unsettled, its doublings there gained little: README) and solve exactly from
+# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets, and held level at
+# 4 s, +21 +- 68: README) and solve exactly from
 # as many empties as the exact solver finishes well inside their budget on self-play
 # positions (benchmarks/bench_endgame.py --by-empties); the expert, limited by time,
 # from as many as its time affords (endgame_by_time: 22 at 1 s a move, 23-24 at 4-5 s;
