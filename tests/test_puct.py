@@ -639,7 +639,9 @@ def _wait_until(condition, what, seconds=60.0):
 
 def test_limits_clock_solve_and_stops_for_one_search():
     from cythello.search.clock import Clock
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=100_000, endgame_empties=12)
+    # A cap far beyond what these searches reach: the clocked search below reuses the timed
+    # one's tree, whose visits count towards it (100,000 was reached on a quiet machine).
+    player = cy.PUCTPlayer(PatternEvaluator(), simulations=50_000_000, endgame_empties=12)
     board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
     assert player.search(board, iterations=300).iterations == 300
     timed = player.search(board, time_limit=0.2)
