@@ -27,8 +27,8 @@ def sign(x):
 
 def positions(low, high):
     rows = [line.rsplit(" ", 1) for line in DEEP.read_text().splitlines() if line.strip()]
-    return [(cy.Board(text), int(score)) for text, score in rows
-            if low <= cy.Board(text).empties() <= high]
+    boards = [(cy.Board(text), int(score)) for text, score in rows]
+    return [(board, score) for board, score in boards if low <= board.empties() <= high]
 
 
 def main():

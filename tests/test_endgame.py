@@ -123,7 +123,7 @@ def test_solver_pace_affords_more_empties_with_more_time_and_speed():
     assert not pace.timed
     reach = [pace.empties_within(t) for t in (0.001, 0.05, 0.5, 5, 50, 1e30)]
     assert reach == sorted(reach) and reach[0] < 20 < reach[-2] and reach[-1] == 60
-    # Each empty costs OUTCOME_GROWTH times more: 1.93 times the time buys one empty.
+    # Each empty costs OUTCOME_GROWTH times more: that factor of time buys one empty.
     assert pace.empties_within(2.0) == pace.empties_within(2.0 / OUTCOME_GROWTH) + 1
     assert outcome_nodes(pace.empties_within(2.0)) <= 5e6 * 2.0 < outcome_nodes(
         pace.empties_within(2.0) + 1)

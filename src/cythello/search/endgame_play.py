@@ -103,14 +103,11 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
         solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
                                     solver=solver, outcome_first=True)
     except SolveAborted as exc:
-        solved = exc.partial
-        if pace is not None:
-            pace.record(solved.nodes, solved.elapsed)
-        if solved.outcome not in (Proof.WIN, Proof.DRAW):
-            return None
-    else:
-        if pace is not None:
-            pace.record(solved.nodes, solved.elapsed)
+        solved = exc.partial             # cut short: no score, perhaps the outcome
+    if pace is not None:
+        pace.record(solved.nodes, solved.elapsed)
+    if solved.score is None and solved.outcome not in (Proof.WIN, Proof.DRAW):
+        return None
     move = solved.best_move
     if solved.score is not None:
         stats = MoveStats.exact(move, solved.score)
