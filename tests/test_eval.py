@@ -321,6 +321,26 @@ def test_midgame_search_is_negamax(random_weights):
         search(boards[0], 99, random_weights)
 
 
+def test_fit_recovers_planted_weights_of_candidate_slots():
+    """fit_stage with ``size`` beyond the shipped layout solves for appended candidate
+    features too (how bench_eval_capacity.py tries new patterns)."""
+    from cythello.training.fit import fit_stage, packed_features, predict
+    boards = [b for b in random_boards(3000, seed=11) if not b.is_game_over()]
+    feats = packed_features(*bitboards(boards))
+    size = patterns.packed_size()
+    rng = np.random.default_rng(2)
+    extra = (size + rng.integers(0, 5, len(boards))).astype(np.int32)[:, None]
+    all_feats = np.concatenate([feats, extra], axis=1)
+    planted = np.zeros(size + 5)
+    planted[size:] = [-6.0, -3.0, 0.0, 3.0, 6.0]
+    labels = predict(planted, all_feats)
+    w = fit_stage(all_feats, labels, ridge=1e-3, size=size + 5, iterations=500)
+    assert w.shape == (size + 5,)
+    assert np.abs(predict(w, all_feats) - labels).max() < 0.05
+    # Only differences are identifiable (an offset can move between feature groups).
+    assert np.allclose(np.diff(w[size:]), 3.0, atol=0.05)
+
+
 def test_training_pipeline_end_to_end(tmp_path):
     from cythello.training import preset, run
     config = preset("tiny")

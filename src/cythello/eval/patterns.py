@@ -109,7 +109,8 @@ class PatternLayout:
         return tuple(inverse[s] for s in self.squares)
 
 
-def _layout(pattern: Pattern) -> PatternLayout:
+def layout_of(pattern: Pattern) -> PatternLayout:
+    """The derived tables of ``pattern`` (any square list: the shipped ones or a candidate)."""
     squares = tuple(SQUARE_NAMES.index(name) for name in pattern.squares)
     n = len(squares)
     seen = []
@@ -139,7 +140,7 @@ def _layout(pattern: Pattern) -> PatternLayout:
 @lru_cache(maxsize=1)
 def layouts() -> Tuple[PatternLayout, ...]:
     """The derived tables of every pattern, in :data:`PATTERNS` order."""
-    return tuple(_layout(p) for p in PATTERNS)
+    return tuple(layout_of(p) for p in PATTERNS)
 
 
 def packed_offsets() -> List[int]:

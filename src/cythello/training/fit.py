@@ -29,9 +29,12 @@ def packed_features(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
 def fit_stage(features: np.ndarray, labels: np.ndarray, ridge: float,
               prior: Optional[np.ndarray] = None, start: Optional[np.ndarray] = None,
               iterations: int = 300, tolerance: float = 1e-6,
-              sample_weight: Optional[np.ndarray] = None) -> np.ndarray:
-    """Weights (float64, in discs, one per packed slot) fitting ``labels`` (discs)."""
-    m = patterns.packed_size()
+              sample_weight: Optional[np.ndarray] = None,
+              size: Optional[int] = None) -> np.ndarray:
+    """Weights (float64, in discs, one per packed slot) fitting ``labels`` (discs).
+    ``size`` is the number of weights (default: the shipped layout's per stage; a larger
+    one fits candidate features appended as further slots, as bench_eval_capacity.py does)."""
+    m = patterns.packed_size() if size is None else size
     n, f = features.shape
     flat = features.ravel()
     sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
