@@ -189,9 +189,10 @@ class SearchSettings(SettingsType):
     limit a search runs 1,000 iterations.
 
     The defaults are the strongest measured search (the expert preset's: the learned
-    evaluation valuing every new child and leaf, minimax backups, exploration 0.6, the exact
-    solver from 20 empties); ``SearchSettings.preset("classic")`` is plain UCT with
-    playouts and no evaluation, as cythello 0.1.0 searched."""
+    evaluation valuing every new child and leaf, minimax backups, exploration 0.6, values
+    read as win rates at 4 discs a logistic unit, the exact solver from 20 empties);
+    ``SearchSettings.preset("classic")`` is plain UCT with playouts and no evaluation, as
+    cythello 0.1.0 searched."""
 
     iterations: Optional[int] = _setting(
         None, _int(1, MAX_ITERATIONS), "iterations per search (with time_limit: whichever "
@@ -235,8 +236,12 @@ class SearchSettings(SettingsType):
         "default", _WEIGHTS, "the pattern evaluation: 'default' (the shipped weights), a "
         "weights file or PatternWeights (None: none, square knowledge for the prior)",
         optional=True)
+    # 4 discs: where the shipped evaluation's value best predicts the exact outcome (least
+    # log-loss, 4-4.5 at 11-16 empties on 672 k positions, 3-4 at 17-24:
+    # benchmarks/bench_eval_capacity.py); against 8, the value it had since the evaluation
+    # came in, the expert scored +37 +- 34 Elo at 0.25 s a move (400 games).
     eval_scale: float = _setting(
-        8.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
+        4.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
     minimax_weight: float = _setting(
         0.7, _number(0, 1), "weight of a child's minimax value in its mean reward")
     leaf_eval: float = _setting(
