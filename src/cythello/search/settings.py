@@ -239,7 +239,8 @@ class SearchSettings(SettingsType):
     # 4 discs: where the shipped evaluation's value best predicts the exact outcome (least
     # log-loss, 4-4.5 at 11-16 empties on 672 k positions, 3-4 at 17-24:
     # benchmarks/bench_eval_capacity.py); against 8, the value it had since the evaluation
-    # came in, the expert scored +37 +- 34 Elo at 0.25 s a move (400 games).
+    # came in, the expert scored +37 +- 34 Elo at 0.25 s a move (400 games) and +7 +- 68
+    # at 0.5 s (100).
     eval_scale: float = _setting(
         4.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
     minimax_weight: float = _setting(
