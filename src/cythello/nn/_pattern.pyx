@@ -22,9 +22,10 @@ cdef class PatternEvaluator:
 
     The value is ``tanh(d / (2 * value_scale))`` for the evaluation's disc difference
     ``d``, so ``(v + 1) / 2`` is the win rate ``1 / (1 + exp(-d / value_scale))`` (the UCT
-    search's with ``eval_scale=value_scale``; its default, 8, is not re-measured since the
-    UCT's was calibrated to 4); a move's logit is the evaluation after it, for the mover, in units of
-    ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the prior)."""
+    search's with ``eval_scale=value_scale``; the default, 8, was not re-measured when the
+    UCT's was calibrated to 4); a move's logit is the evaluation after it, for the mover,
+    in units of ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the
+    prior)."""
 
     def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0):
         loaded = load_eval_weights(weights)
