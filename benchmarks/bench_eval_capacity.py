@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_eval import read_heldout
 
 import cythello as cy
 from cythello import selfplay
@@ -99,16 +100,12 @@ def make_data(workdir, games):
     return own, opp, e, labels
 
 
-def read_heldout(path):
-    own, opp, y = [], [], []
-    for line in path.read_text().splitlines():
-        if line.strip():
-            text, score = line.rsplit(" ", 1)
-            p, o = cy.Board(text).position()
-            own.append(p)
-            opp.append(o)
-            y.append(int(score))
-    return np.array(own, np.uint64), np.array(opp, np.uint64), np.array(y, dtype=float)
+def heldout_arrays(path):
+    """``(own, opp, exact scores)`` arrays of a held-out file (bench_eval's reader)."""
+    held = read_heldout(path)
+    own = np.array([board.position()[0] for board, _ in held], dtype=np.uint64)
+    opp = np.array([board.position()[1] for board, _ in held], dtype=np.uint64)
+    return own, opp, np.array([score for _, score in held], dtype=float)
 
 
 def pattern_columns(own, opp, pattern, first_slot):
@@ -168,7 +165,7 @@ def main() -> None:
     if args.scale_only:
         scale_table(load_weights(None), own, opp, e, labels)
         return
-    held_own, held_opp, held_y = read_heldout(DATA / "heldout-puct.txt")
+    held_own, held_opp, held_y = heldout_arrays(DATA / "heldout-puct.txt")
     held_e = empties_of(held_own, held_opp)
     size = patterns.packed_size()
 
@@ -256,7 +253,7 @@ def scale_table(shipped, own, opp, e, labels):
           f"log-loss at the search's eval_scale ({default:g}) and at 0.3.0's first ({OLD_SCALE:g})")
     print(f"  {'empties':>7} {'positions':>10} {'best scale':>11} {'log-loss':>9} "
           f"{f'at {default:g}':>8} {f'at {OLD_SCALE:g}':>8}")
-    deep_own, deep_opp, deep_y = read_heldout(DATA / "heldout-puct-deep.txt")
+    deep_own, deep_opp, deep_y = heldout_arrays(DATA / "heldout-puct-deep.txt")
     deep_e = empties_of(deep_own, deep_opp)
     groups = [(f"{k}", shipped.evaluate_many(own[e == k], opp[e == k]), labels[e == k])
               for k in range(EXTRA[0], STAGE[1] + 1)]
