@@ -32,7 +32,6 @@ from pathlib import Path
 import numpy as np
 from bench_eval import read_heldout
 
-import cythello as cy
 from cythello import selfplay
 from cythello.core._board import Board
 from cythello.core._stability import stable_squares
@@ -60,12 +59,8 @@ OLD_SCALE = 8.0                        # eval_scale before it was measured here
 
 def heldout_positions():
     """Every position of the held-out sets (none may be trained on)."""
-    seen = set()
-    for path in DATA.glob("heldout*.txt"):
-        for line in path.read_text().splitlines():
-            if line.strip():
-                seen.add(cy.Board(line.rsplit(" ", 1)[0]).position())
-    return seen
+    return {board.position() for path in DATA.glob("heldout*.txt")
+            for board, _ in read_heldout(path)}
 
 
 def make_data(workdir, games):
@@ -108,9 +103,9 @@ def heldout_arrays(path):
     return own, opp, np.array([score for _, score in held], dtype=float)
 
 
-def pattern_columns(own, opp, pattern, first_slot):
-    """The packed weight slot of every instance of a candidate ``pattern``, its slots
-    numbered from ``first_slot``; and the slot after its last."""
+def pattern_columns(own, opp, pattern):
+    """The packed weight slot (from 0) of every instance of a candidate ``pattern``, and
+    its number of slots."""
     lay = layout_of(pattern)
     powers = 3 ** np.arange(pattern.size)
     columns = []
@@ -119,19 +114,19 @@ def pattern_columns(own, opp, pattern, first_slot):
         for digit, square in enumerate(lay.instance_squares(k)):
             bit = np.uint64(1) << np.uint64(square)
             index += (((own & bit) != 0) + 2 * ((opp & bit) != 0)) * powers[digit]
-        columns.append(lay.pack[index] + first_slot)
-    return np.stack(columns, axis=1).astype(np.int32), first_slot + lay.packed_size
+        columns.append(lay.pack[index])
+    return np.stack(columns, axis=1).astype(np.int32), lay.packed_size
 
 
-def stable_columns(own, opp, first_slot):
-    """Each side's number of stable discs as one slot a side (capped)."""
+def stable_columns(own, opp):
+    """Each side's number of stable discs as one slot a side (capped; slots from 0), and
+    the number of slots."""
     counts = np.zeros((len(own), 2), dtype=np.int32)
     for i, (p, o) in enumerate(zip(own.tolist(), opp.tolist())):
         board = Board.from_bitboards(p, o, 0)
         counts[i] = (bin(stable_squares(board, 0)).count("1"), bin(stable_squares(board, 1)).count("1"))
     counts = np.minimum(counts, STABLE_SLOTS - 1)
-    return counts + np.array([first_slot, first_slot + STABLE_SLOTS], dtype=np.int32), \
-        first_slot + 2 * STABLE_SLOTS
+    return counts + np.array([0, STABLE_SLOTS], dtype=np.int32), 2 * STABLE_SLOTS
 
 
 def errors(w, feats, y, held_feats, held_y):
@@ -187,23 +182,24 @@ def main() -> None:
             w = fit_stage(feats[:n], y[:n], ridge)
             row(f"{n:,} positions, ridge {ridge:g}", *errors(w, feats[:n], y[:n], held_feats, held_y),
                 time.monotonic() - started)
-    base = fit_stage(feats, y, 10.0)
+            if n == len(stage) and ridge == 10.0:
+                base = w                      # all positions: what finer stages pull toward
 
     print("candidate features (all positions, ridge 10)")
     candidates = []
     for name, squares in CANDIDATES.items():
-        cols, end = pattern_columns(own[stage], opp[stage], Pattern(name, squares), size)
-        held_cols, _ = pattern_columns(held_own, held_opp, Pattern(name, squares), size)
-        candidates.append((name, cols, held_cols, end - size))
-    cols, end = stable_columns(own[stage], opp[stage], size)
-    held_cols, _ = stable_columns(held_own, held_opp, size)
-    candidates.append(("stable discs (each side)", cols, held_cols, end - size))
+        cols, n_slots = pattern_columns(own[stage], opp[stage], Pattern(name, squares))
+        held_cols, _ = pattern_columns(held_own, held_opp, Pattern(name, squares))
+        candidates.append((name, cols, held_cols, n_slots))
+    cols, n_slots = stable_columns(own[stage], opp[stage])
+    held_cols, _ = stable_columns(held_own, held_opp)
+    candidates.append(("stable discs (each side)", cols, held_cols, n_slots))
     trials = [[c] for c in candidates] + [candidates[:4]]
     for trial in trials:
         extra_feats, extra_held, first = [feats], [held_feats], size
         for _, cols, held_cols, n_slots in trial:
-            extra_feats.append(cols - size + first)
-            extra_held.append(held_cols - size + first)
+            extra_feats.append(cols + first)
+            extra_held.append(held_cols + first)
             first += n_slots
         f_all, h_all = np.concatenate(extra_feats, axis=1), np.concatenate(extra_held, axis=1)
         started = time.monotonic()
