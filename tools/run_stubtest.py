@@ -25,7 +25,10 @@ def compiled_modules() -> list:
 
 def main() -> int:
     command = [sys.executable, "-m", "mypy.stubtest", *compiled_modules(),
-               "--allowlist", str(ROOT / "tools" / "stubtest-allowlist.txt")]
+               "--allowlist", str(ROOT / "tools" / "stubtest-allowlist.txt"),
+               # Earlier stubtests reported those Cython attributes; mypy 2.4's does not
+               # (they are still there): an entry unused with one version is no error.
+               "--ignore-unused-allowlist"]
     return subprocess.call(command, cwd=ROOT)
 
 
