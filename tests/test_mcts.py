@@ -405,6 +405,37 @@ def test_early_stop_ends_a_decided_search():
     assert best == max(full.child_stats(), key=lambda c: c.visits).move
 
 
+def test_root_exploration_spreads_the_roots_visits_and_only_the_roots():
+    from cythello.eval import default_weights
+    board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+
+    def tree(root_exploration):
+        t = SearchTree(board, seed=1, eval_weights=default_weights(),
+                       root_exploration=root_exploration)
+        assert t.run(20_000) == (20_000, "iterations")
+        return t
+
+    ucb, wide = tree(0.0), tree(0.5)
+    for t in (ucb, wide):
+        assert sum(c.visits for c in t.child_stats()) == 20_000
+
+    def top(t):
+        return max(c.visits for c in t.child_stats())
+    # 0.5 * N**0.25 is about 3 times UCB1's 0.6 * sqrt(log N) at 20,000 visits.
+    assert top(wide) < 0.8 * top(ucb)
+    # Below the root the search is UCB1's: from a position with one legal move, whose
+    # root has no choice to make, the two trees are the same.
+    board = Board.from_transcript("c4e3f2c6e6")
+    assert len(board.legal_moves) == 1
+    forced = board.copy()
+    forced.push(list(board.legal_moves)[0])
+    ucb, wide = tree(0.0), tree(0.5)
+    for t in (ucb, wide):
+        t.advance(forced)
+    assert ucb.child_stats() == wide.child_stats()
+    assert sum(c.visits for c in ucb.child_stats()) == 20_000 - 1
+
+
 def test_progressive_widening_considers_the_best_children_first():
     from cythello.eval import default_weights
     board = Board.from_transcript("f5d6c3d3c4f4")

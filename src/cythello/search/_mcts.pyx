@@ -194,6 +194,7 @@ cdef struct Search:
     NodePool pool
     Position root_pos
     float exploration
+    float root_exploration  # 0: UCB1's term at the root too
     int policy
     double disc_weight
     float bias                # progressive-bias weight (0: plain UCB1)
@@ -295,6 +296,8 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
         visits += own.visits
         explore = s.exploration * sqrt_log(visits)
         mine = own.children
+    if parent == 0 and s.root_exploration != 0:
+        explore = s.root_exploration * sqrtf(sqrtf(<float>visits))
     if s.widening != 0:
         # Progressive widening: only the best-ordered children, more as visits grow.
         width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
@@ -912,6 +915,7 @@ cdef class SearchTree:
         self.settings = settings
         self.s.policy = ROLLOUT_POLICIES[settings.rollout]
         self.s.exploration = settings.exploration
+        self.s.root_exploration = settings.root_exploration
         self.s.disc_weight = settings.disc_weight
         self.s.expand_after = settings.expand_after
         self.s.bias = settings.progressive_bias

@@ -201,6 +201,14 @@ class SearchSettings(SettingsType):
         None, _SECONDS, "seconds per search", optional=True)
     exploration: float = _setting(
         0.6, _number(0, 100), "UCB1's exploration constant c")
+    # Tolpin & Shimony's UCB-sqrt at the root (simple regret: only the move played counts
+    # there): its term grows as N**0.25 where UCB1's barely grows (sqrt(log N): 3.5 at
+    # 0.25 s a move, 3.8 at 4 s), which leaves the root's runners-up with the visits they
+    # had after a second.  Off: 0.15 against UCB1 at 2 s a move was even (+3 +- 68, 100
+    # games; README, "What a doubling of time buys").
+    root_exploration: float = _setting(
+        0.0, _number(0, 100), "at the root, c_r in c_r * N**0.25 / sqrt(n) instead of "
+        "UCB1's term (0: UCB1's)")
     rollout: str = _setting(
         "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
     threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
