@@ -204,8 +204,8 @@ class SearchSettings(SettingsType):
     # Tolpin & Shimony's UCB-sqrt at the root (simple regret: only the move played counts
     # there): its term grows as N**0.25 where UCB1's barely grows (sqrt(log N): 3.5 at
     # 0.25 s a move, 3.8 at 4 s), which leaves the root's runners-up with the visits they
-    # had after a second.  Off: 0.15 against UCB1 at 2 s a move was even (+3 +- 68, 100
-    # games; README, "What a doubling of time buys").
+    # had after a second.  Off: 0.15 against UCB1 was even at 2 s a move (+3 +- 68, 100
+    # games) and at 0.25 s (-5 +- 48, 200; README, "What a doubling of time buys").
     root_exploration: float = _setting(
         0.0, _number(0, 100), "at the root, c_r in c_r * N**0.25 / sqrt(n) instead of "
         "UCB1's term (0: UCB1's)")
