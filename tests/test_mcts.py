@@ -407,15 +407,15 @@ def test_early_stop_ends_a_decided_search():
 
 def test_root_exploration_spreads_the_roots_visits_and_only_the_roots():
     from cythello.eval import default_weights
-    board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
 
-    def tree(root_exploration):
+    def tree(board, root_exploration):
         t = SearchTree(board, seed=1, eval_weights=default_weights(),
                        root_exploration=root_exploration)
         assert t.run(20_000) == (20_000, "iterations")
         return t
 
-    ucb, wide = tree(0.0), tree(0.5)
+    board = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    ucb, wide = tree(board, 0.0), tree(board, 0.5)
     for t in (ucb, wide):
         assert sum(c.visits for c in t.child_stats()) == 20_000
 
@@ -429,7 +429,7 @@ def test_root_exploration_spreads_the_roots_visits_and_only_the_roots():
     assert len(board.legal_moves) == 1
     forced = board.copy()
     forced.push(list(board.legal_moves)[0])
-    ucb, wide = tree(0.0), tree(0.5)
+    ucb, wide = tree(board, 0.0), tree(board, 0.5)
     for t in (ucb, wide):
         t.advance(forced)
     assert ucb.child_stats() == wide.child_stats()

@@ -285,7 +285,7 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
     cdef double reward
     cdef uint64_t mine = 0           # the children with pending updates of this thread
     cdef Pending* pending
-    cdef float explore = s.exploration * sqrt_log(visits)
+    cdef float explore
     cdef float score, best_score = -1e30, q, p
     cdef bint evaluated = s.evaluate != NULL
     cdef uint32_t width = nodes[parent].num_children
@@ -294,10 +294,12 @@ cdef uint32_t _select(Search* s, uint32_t parent, uint64_t danger, Batch* batch,
     if own != NULL and see_own:
         # Only the children the thread took since its flush have entries: one lookup each.
         visits += own.visits
-        explore = s.exploration * sqrt_log(visits)
         mine = own.children
+    # The exploration term's factor of 1 / sqrt(n), from the visits counted above.
     if parent == 0 and s.root_exploration != 0:
         explore = s.root_exploration * sqrtf(sqrtf(<float>visits))
+    else:
+        explore = s.exploration * sqrt_log(visits)
     if s.widening != 0:
         # Progressive widening: only the best-ordered children, more as visits grow.
         width = min(width, 1 + <uint32_t>(s.widening * powf(<float>visits, 0.4)))
