@@ -28,6 +28,10 @@ HELDOUT_PUCT = Path(__file__).resolve().parent / "data" / "heldout-puct.txt"
 # The same kind of positions with 17-24 empties (seed 103), where the labels of training
 # are bootstrapped searches, not exact: make_heldout.py --puct --empties 17-24.
 HELDOUT_PUCT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
+# Positions with 14-24 empties of expert self-play after 8 random moves (seed 2026): well-
+# played games, as the best engines' reported accuracy is measured on (make_heldout.py
+# --strong).
+HELDOUT_STRONG = Path(__file__).resolve().parent / "data" / "heldout-strong.txt"
 BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -87,9 +91,10 @@ def side_to_move_bias(weights, boards):
     print("  mean    " + " ".join(f"{means[e]:>5.1f}" for e in sorted(means)))
 
 
-def puct_heldout(path, weights, base):
-    """MAE against the exact scores of a PUCT held-out file, by empties, next to the
-    baseline's."""
+def heldout_by_empties(path, weights, base, games):
+    """MAE against the exact scores of a held-out file, by empties, next to the
+    baseline's and to the mean absolute score (the error of always saying "a draw"),
+    which shows how lopsided the positions are."""
     held = read_heldout(path)
     boards = [b for b, _ in held]
     y = np.array([s for _, s in held], dtype=float)
@@ -97,14 +102,15 @@ def puct_heldout(path, weights, base):
     ev = np.array([weights.evaluate(b) for b in boards])
     ev0 = np.array([base.evaluate(b) for b in boards])
     print(f"\n{path.name}: MAE in discs against exact scores ({len(y)} positions "
-          f"of PUCT self-play, seeds no training run uses)")
-    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9}")
+          f"of {games}, seeds no training run uses)")
+    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9} {'mean |score|':>13}")
     for lo, hi in [(k, k) for k in range(int(e.min()), int(e.max()) + 1)] + \
             [(int(e.min()), int(e.max()))]:
         m = (e >= lo) & (e <= hi)
         if m.any():
             print(f"{lo if lo == hi else f'{lo}-{hi}':>9} {int(m.sum()):>5} "
-                  f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f}")
+                  f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f} "
+                  f"{np.abs(y[m]).mean():>13.2f}")
     close = np.abs(y) <= 10           # the positions whose result is still open
     print(f"{'|y|<=10':>9} {int(close.sum()):>5} {np.abs(ev[close] - y[close]).mean():>9.2f} "
           f"{np.abs(ev0[close] - y[close]).mean():>9.2f}   (within 10 discs of a draw)")
@@ -178,9 +184,10 @@ def main() -> None:
         print(f"{label:>9} {int(m.sum()):>5} {ours:>9.2f} {theirs:>9.2f} {r1:>14.2f} {r2:>12.2f} "
               f"{ours / min(r1, r2):>6.2f}")
 
-    for path in (HELDOUT_PUCT, HELDOUT_PUCT_DEEP):
+    for path, games in ((HELDOUT_PUCT, "PUCT self-play"), (HELDOUT_PUCT_DEEP, "PUCT self-play"),
+                        (HELDOUT_STRONG, "expert self-play after 8 random moves")):
         if path.exists():
-            puct_heldout(path, weights, base)
+            heldout_by_empties(path, weights, base, games)
 
     print("\nFFO positions: MAE in discs of the static value against the best move's exact score")
     print(f"{'set':>9} {'n':>5} {'empties':>8} {'patterns':>9} {'baseline':>9}")
