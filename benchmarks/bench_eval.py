@@ -28,7 +28,7 @@ HELDOUT_PUCT = Path(__file__).resolve().parent / "data" / "heldout-puct.txt"
 # The same kind of positions with 17-24 empties (seed 103), where the labels of training
 # are bootstrapped searches, not exact: make_heldout.py --puct --empties 17-24.
 HELDOUT_PUCT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
-# Positions with 14-24 empties of expert self-play after 8 random moves (seed 2026): well-
+# Positions with 14-26 empties of expert self-play after 8 random moves (seed 2026): well-
 # played games, as the best engines' reported accuracy is measured on (make_heldout.py
 # --strong).
 HELDOUT_STRONG = Path(__file__).resolve().parent / "data" / "heldout-strong.txt"

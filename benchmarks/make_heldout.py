@@ -8,6 +8,8 @@ dropped by bench_eval), with exact scores from the endgame solver.
         --out benchmarks/data/heldout-puct-deep.txt
     python3 benchmarks/make_heldout.py --strong --empties 14-24 --per-empties 40 --games 400 \
         --out benchmarks/data/heldout-strong.txt
+    python3 benchmarks/make_heldout.py --strong --empties 25-26 --per-empties 20 --games 400 \
+        --threads 2 --append --out benchmarks/data/heldout-strong.txt
 
 Writes ``benchmarks/data/heldout.txt`` (or ``--out``): one position per line, the board
 string and the exact final disc difference for the side to move.  Solving 24-30 empties
