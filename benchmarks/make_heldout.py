@@ -18,9 +18,10 @@ weights, as the training pipeline's full preset plays it, with off-path position
 random move away) as training has them: the kind of positions 0.3.0's weights were
 trained on, from a seed no training run uses.  ``--strong`` takes them from games of the
 expert search (50,000 iterations a move, exact from 20 empties, the shipped evaluation of
-the day) after 8 uniformly random moves, no off-path positions: positions of well-played games, as the accuracy the best
-engines report is measured on (Egaroucid's test games: strong self-play after at most 12
-random moves), closer and less lopsided than self-play with exploration.
+the day) after 8 uniformly random moves, no off-path positions: positions of well-played
+games, as the accuracy the best engines report is measured on (Egaroucid's test games:
+strong self-play after at most 12 random moves), closer and less lopsided than self-play
+with exploration.
 """
 import argparse
 import random
@@ -77,10 +78,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--append", action="store_true", help="add to the existing file")
     ap.add_argument("--threads", type=int, default=1, help="solver threads")
-    ap.add_argument("--puct", action="store_true",
-                    help="positions of PUCT self-play and off-path ones (see above)")
-    ap.add_argument("--strong", action="store_true",
-                    help="positions of expert self-play after random openings (see above)")
+    source = ap.add_mutually_exclusive_group()
+    source.add_argument("--puct", action="store_true",
+                        help="positions of PUCT self-play and off-path ones (see above)")
+    source.add_argument("--strong", action="store_true",
+                        help="positions of expert self-play after random openings (see above)")
     ap.add_argument("--out", type=Path, default=OUT, help="the file to write")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.empties.split("-"))
