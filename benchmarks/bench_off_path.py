@@ -1,0 +1,99 @@
+"""Do training's off-path positions help the evaluation?  The training pipeline adds one
+off-path position (one random move away from a game) for every two game positions; the
+shipped weights lean toward the side to move on positions of well-played games
+(``heldout-strong.txt``: +0.8 discs on average), and positions just after a random move
+usually favour the side to move.  This fits the 13-16-empties stage with the training's
+fitter (ridge 10, no neighbour prior) to exact scores of new PUCT self-play positions, the
+off-path ones weighted 1, 0.5, 0.25 and 0, and reports the error and the mean error (the
+lean) on both held-out kinds: exploring PUCT self-play (``heldout-puct.txt``, 13-16
+empties) and expert games (``heldout-strong.txt``, 14-16).
+
+    python3 benchmarks/bench_off_path.py --games 12000     # about 6 minutes on 2 cores
+
+The self-play is the training's (and bench_eval_capacity.py's) PUCT self-play guided by the
+shipped weights, seed 778 (no training run or held-out set uses it); held-out positions
+are dropped from the fit.
+"""
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from bench_eval_capacity import heldout_arrays, heldout_positions
+
+from cythello import selfplay
+from cythello.eval import load_weights
+from cythello.nn import PatternEvaluator
+from cythello.training.data import empties_of, off_path, side_to_move
+from cythello.training.fit import fit_stage, packed_features, predict
+from cythello.training.labels import exact_scores
+
+DATA = Path(__file__).resolve().parent / "data"
+SEED = 778
+STAGE = (13, 16)
+WEIGHTS = (1.0, 0.5, 0.25, 0.0)
+
+
+def labelled_positions(games):
+    """``(own, opp, off-path flag, exact score)`` of the 13-16-empties positions of new
+    self-play and their off-path ones, deduplicated (a game position wins a tie)."""
+    with tempfile.TemporaryDirectory() as run:
+        selfplay.generate(games, run, seed=SEED, workers=2, games_per_shard=1000,
+                          evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
+                          simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
+                          temperature_moves=16, epsilon=0.03, progress=False)
+        own, opp = side_to_move(selfplay.load(run))
+    e = empties_of(own, opp)
+    near = (e >= STAGE[0]) & (e <= STAGE[1] + 1)     # a random move from 17 lands on 16
+    own, opp = own[near], opp[near]
+    extra_own, extra_opp = off_path(own, opp, 0.5, SEED)
+    flag = np.concatenate([np.zeros(len(own), dtype=bool), np.ones(len(extra_own), dtype=bool)])
+    own, opp = np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
+    held = heldout_positions()
+    first = {}
+    for i, key in enumerate(zip(own.tolist(), opp.tolist())):
+        if key not in held:
+            first.setdefault(key, i)
+    keep = np.array(sorted(first.values()), dtype=np.int64)
+    own, opp, flag = own[keep], opp[keep], flag[keep]
+    e = empties_of(own, opp)
+    in_stage = (e >= STAGE[0]) & (e <= STAGE[1])
+    own, opp, flag = own[in_stage], opp[in_stage], flag[in_stage]
+    return own, opp, flag, exact_scores(own, opp, workers=2).astype(float)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=12000, help="self-play games (default 12,000)")
+    args = ap.parse_args()
+    started = time.monotonic()
+    own, opp, flag, y = labelled_positions(args.games)
+    print(f"{len(y):,} positions of {STAGE[0]}-{STAGE[1]} empties ({int(flag.sum()):,} off-path), "
+          f"exact scores, {time.monotonic() - started:.0f} s; mean |score| on the games' path "
+          f"{np.abs(y[~flag]).mean():.1f}, off it {np.abs(y[flag]).mean():.1f}")
+    held = []
+    for name, lo, hi in (("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16)):
+        h_own, h_opp, h_y = heldout_arrays(DATA / name)
+        h_e = empties_of(h_own, h_opp)
+        m = (h_e >= lo) & (h_e <= hi)
+        held.append((f"{name} {lo}-{hi} ({int(m.sum())})", packed_features(h_own[m], h_opp[m]), h_y[m]))
+    feats = packed_features(own, opp)
+    print(f"{'off-path weight':>15}  {'train MAE on / off path':>23}"
+          + "".join(f"  {name + ': MAE, mean error':>40}" for name, _, _ in held))
+    for weight in WEIGHTS:
+        sw = np.where(flag, weight, 1.0)
+        used = sw > 0
+        w = fit_stage(feats[used], y[used], 10.0, sample_weight=sw[used])
+        p = predict(w, feats)
+        train = f"{np.abs(p[~flag] - y[~flag]).mean():.2f} / {np.abs(p[flag] - y[flag]).mean():.2f}"
+        cells = []
+        for _, h_feats, h_y in held:
+            q = predict(w, h_feats)
+            cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
+        print(f"{weight:>15g}  {train:>23}" + "".join(f"  {c:>40}" for c in cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()
