@@ -63,6 +63,16 @@ def heldout_positions():
             for board, _ in read_heldout(path)}
 
 
+def puct_selfplay(games, run, seed):
+    """``(own, opp)`` of every position of ``games`` PUCT self-play games guided by the
+    shipped weights, played into ``run`` as the training's next round would play them."""
+    selfplay.generate(games, run, seed=seed, workers=2, games_per_shard=1000,
+                      evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
+                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
+                      temperature_moves=16, epsilon=0.03, progress=False)
+    return side_to_move(selfplay.load(run))
+
+
 def make_data(workdir, games):
     """``(own, opp, empties, exact scores)`` of the experiment's positions (cached)."""
     cache = workdir / "labelled.npz"
@@ -70,12 +80,7 @@ def make_data(workdir, games):
         with np.load(cache) as d:
             return d["own"], d["opp"], d["empties"], d["labels"]
     started = time.monotonic()
-    run = workdir / "selfplay"
-    selfplay.generate(games, run, seed=SEED, workers=2, games_per_shard=1000,
-                      evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
-                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
-                      temperature_moves=16, epsilon=0.03, progress=False)
-    own, opp = side_to_move(selfplay.load(run))
+    own, opp = puct_selfplay(games, workdir / "selfplay", SEED)
     e = empties_of(own, opp)
     near = (e >= 10) & (e <= 19)          # around the positions kept, with their off-path ones
     own, opp = own[near], opp[near]

@@ -20,12 +20,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_eval_capacity import heldout_arrays, heldout_positions
+from bench_eval_capacity import heldout_arrays, heldout_positions, puct_selfplay
 
-from cythello import selfplay
-from cythello.eval import load_weights
-from cythello.nn import PatternEvaluator
-from cythello.training.data import empties_of, off_path, side_to_move
+from cythello.training.data import empties_of, off_path
 from cythello.training.fit import fit_stage, packed_features, predict
 from cythello.training.labels import exact_scores
 
@@ -39,11 +36,7 @@ def labelled_positions(games):
     """``(own, opp, off-path flag, exact score)`` of the 13-16-empties positions of new
     self-play and their off-path ones, deduplicated (a game position wins a tie)."""
     with tempfile.TemporaryDirectory() as run:
-        selfplay.generate(games, run, seed=SEED, workers=2, games_per_shard=1000,
-                          evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
-                          simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
-                          temperature_moves=16, epsilon=0.03, progress=False)
-        own, opp = side_to_move(selfplay.load(run))
+        own, opp = puct_selfplay(games, run, SEED)
     e = empties_of(own, opp)
     near = (e >= STAGE[0]) & (e <= STAGE[1] + 1)     # a random move from 17 lands on 16
     own, opp = own[near], opp[near]
