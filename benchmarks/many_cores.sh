@@ -6,7 +6,8 @@
 #
 #   benchmarks/many_cores.sh [OUT_DIR]       # logs there (default: many-cores-out)
 #
-# Environment: GAMES="80 80 80 40" (games of 1v2 2v4 4v8 8v16), MOVE_TIME=0.1,
+# Environment: GAMES="80 80 80 40" (games of 1v2 2v4 4v8 8v16; 0 leaves a pairing out; the
+# last is also the batching match's), SEED=1 (the openings; another seed, new games), MOVE_TIME=0.1,
 # CORES=16, SECONDS_EACH=1.0 (each scaling measurement), PYTHON=python3, and BATCHING=
 # HOT,FLUSH,OWN (e.g. 32,256,1): 16 threads with that batching against 16 threads with
 # the defaults, at equal time, one game at a time; TIME_GAMES=N with TIME_PAIRS="0.5:1
@@ -50,9 +51,10 @@ if [ -z "${SKIP_THREADS:-}" ]; then
     for low in 1 2 4 8; do
         high=$(( 2 * low ))
         workers=$(( CORES / high > 0 ? CORES / high : 1 ))
+        [ "${GAMES[$i]}" -gt 0 ] || { i=$(( i + 1 )); continue; }
         stamp "${low} vs ${high} threads: ${GAMES[$i]} games, ${workers} at once"
         $PYTHON benchmarks/strength.py --games "${GAMES[$i]}" --time "$MOVE_TIME" \
-            --workers "$workers" --pair "mcts:preset=expert,threads=${high}" \
+            --seed "${SEED:-1}" --workers "$workers" --pair "mcts:preset=expert,threads=${high}" \
             "mcts:preset=expert,threads=${low}" 2>&1 | tee -a "$OUT_DIR/elo.txt"
         i=$(( i + 1 ))
     done
@@ -74,7 +76,7 @@ fi
 if [ -n "${BATCHING:-}" ]; then
     stamp "16 threads, batching ${BATCHING} vs the defaults: ${GAMES[3]} games"
     $PYTHON benchmarks/strength.py --games "${GAMES[3]}" --time "$MOVE_TIME" --workers 1 \
-        --batching "$BATCHING" --pair "mcts:preset=expert,threads=16" \
+        --seed "${SEED:-1}" --batching "$BATCHING" --pair "mcts:preset=expert,threads=16" \
         "mcts:preset=expert,threads=16" 2>&1 | tee -a "$OUT_DIR/elo.txt"
 fi
 for pair in ${TIME_PAIRS:-}; do
