@@ -94,8 +94,9 @@ def scaling(thread_counts, seconds, rows):
 def puct_scaling(thread_counts, seconds, rows):
     """PUCT simulations/s by thread count: a player's timed search of the midgame
     position (its chunks of C work and the Python between them included)."""
-    print(f"PUCT (pattern evaluation), one shared tree:\n{'threads':>8}{'sims/s':>13}"
-          f"{'speed-up':>10}{'per thread':>11}{'top move':>10}")
+    print(f"PUCT (pattern evaluation), one shared tree (the player's default node cap, "
+          f"recycled when full):\n{'threads':>8}{'sims/s':>13}{'speed-up':>10}"
+          f"{'per thread':>11}{'top move':>10}{'nodes':>12}{'recycled':>10}")
     base = None
     for threads in thread_counts:
         player = cy.PUCTPlayer(PatternEvaluator(), time_limit=seconds, threads=threads)
@@ -104,9 +105,9 @@ def puct_scaling(thread_counts, seconds, rows):
         base = base or sims
         top = max(m.visits for m in result.moves) / max(1, result.root_visits)
         rows.append({"table": "puct", "threads": threads, "sims_s": sims,
-                     "nodes": result.nodes, "top_share": top})
+                     "nodes": result.nodes, "top_share": top, "recycled": player.recycled})
         print(f"{threads:>8}{sims:>13,.0f}{sims / base:>9.2f}x{sims / base / threads:>10.0%}"
-              f"{top:>10.0%}", flush=True)
+              f"{top:>10.0%}{result.nodes:>12,}{player.recycled:>10}", flush=True)
 
 
 def sweep(threads, seconds, base, rows):

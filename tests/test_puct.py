@@ -456,6 +456,21 @@ def test_settings_are_checked_once():
     assert PUCTSettings(time_limit=1).limits == (None, 1.0)
 
 
+def test_the_default_node_cap_is_per_thread_as_the_uct_pools():
+    from cythello.search.settings import DEFAULT_MAX_NODES
+    assert PUCTSettings().nodes_per_tree == DEFAULT_MAX_NODES
+    assert PUCTSettings(threads=4).nodes_per_tree == 4 * DEFAULT_MAX_NODES
+    assert PUCTSettings(threads=4).nodes_per_tree == cy.SearchSettings(threads=4).nodes_per_tree
+    assert PUCTSettings(threads=4, max_nodes=1000).nodes_per_tree == 1000
+    # The forest takes it: a tree of a 100-node cap is full after a few expansions.
+    forest = PUCTSettings(threads=2, max_nodes=100).forest(1)
+    forest.set_root(0, *cy.Board().position())
+    forest.run_native(PatternEvaluator(), [1], 1)          # the root
+    while not forest.is_full(0):
+        forest.run_shared(PatternEvaluator(), 0, 2, 50, 0.0, True)
+    assert forest.nodes(0) <= 100
+
+
 def test_a_clock_keeps_a_simulation_cap_and_nothing_else():
     # One meaning of a clock for both players: it gives the time, and the settings' own
     # cap (a level's) still holds; the 800 simulations of settings without limits do not.

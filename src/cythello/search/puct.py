@@ -101,8 +101,9 @@ class PUCTSettings(SettingsType):
     endgame_by_time: bool = _setting(False, _FLAG, "endgame_empties is the most: solve "
                                      "from as many empties as the search's time affords "
                                      "at the solver's measured speed")
-    max_nodes: int = _setting(DEFAULT_MAX_NODES, _int(16, MAX_NODES), "each tree's node "
-                              "cap (24 bytes a node)")
+    max_nodes: Optional[int] = _setting(
+        None, _int(16, MAX_NODES), f"each tree's node cap, 24 bytes a node (default "
+        f"{DEFAULT_MAX_NODES:,} per thread searching it)", optional=True)
     recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
                              "visited nodes and grows on (false: it stops growing and "
                              "searches on within the nodes it has)")
@@ -121,6 +122,14 @@ class PUCTSettings(SettingsType):
                                 "choose one")
 
     @property
+    def nodes_per_tree(self) -> int:
+        """Each tree's node cap: ``max_nodes``, else the default for its threads.  Per
+        thread, as SearchSettings' pools: the threads fill a tree that many times faster,
+        and a full tree's recycling is one thread's work while the others wait (at 16
+        threads a 4-million-node tree filled in a third of a second; README, "Benchmarks")."""
+        return self.max_nodes if self.max_nodes is not None else DEFAULT_MAX_NODES * self.threads
+
+    @property
     def limits(self) -> Tuple[Optional[int], Optional[float]]:
         """A search's (simulations, seconds) when its call gives none: the settings' own,
         or 800 simulations when they have neither (as SearchSettings.limits)."""
@@ -130,7 +139,7 @@ class PUCTSettings(SettingsType):
 
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
-        return PuctForest(games, games * self.batch_size, self.max_nodes, self.c_puct,
+        return PuctForest(games, games * self.batch_size, self.nodes_per_tree, self.c_puct,
                           self.fpu, self.fpu_reduction, self.virtual_loss)
 
 
