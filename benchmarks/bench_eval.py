@@ -94,7 +94,8 @@ def side_to_move_bias(weights, boards):
 def heldout_by_empties(path, weights, base, games):
     """MAE against the exact scores of a held-out file, by empties, next to the
     baseline's and to the mean absolute score (the error of always saying "a draw"),
-    which shows how lopsided the positions are."""
+    which shows how lopsided the positions are; and the mean error (evaluation minus
+    exact score: above 0, it leans toward the side to move)."""
     held = read_heldout(path)
     boards = [b for b, _ in held]
     y = np.array([s for _, s in held], dtype=float)
@@ -103,14 +104,15 @@ def heldout_by_empties(path, weights, base, games):
     ev0 = np.array([base.evaluate(b) for b in boards])
     print(f"\n{path.name}: MAE in discs against exact scores ({len(y)} positions "
           f"of {games}, seeds no training run uses)")
-    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9} {'mean |score|':>13}")
+    print(f"{'empties':>9} {'n':>5} {'patterns':>9} {'baseline':>9} {'mean |score|':>13}"
+          f"{'mean error':>11}")
     for lo, hi in [(k, k) for k in range(int(e.min()), int(e.max()) + 1)] + \
             [(int(e.min()), int(e.max()))]:
         m = (e >= lo) & (e <= hi)
         if m.any():
             print(f"{lo if lo == hi else f'{lo}-{hi}':>9} {int(m.sum()):>5} "
                   f"{np.abs(ev[m] - y[m]).mean():>9.2f} {np.abs(ev0[m] - y[m]).mean():>9.2f} "
-                  f"{np.abs(y[m]).mean():>13.2f}")
+                  f"{np.abs(y[m]).mean():>13.2f}{(ev[m] - y[m]).mean():>+11.2f}")
     close = np.abs(y) <= 10           # the positions whose result is still open
     print(f"{'|y|<=10':>9} {int(close.sum()):>5} {np.abs(ev[close] - y[close]).mean():>9.2f} "
           f"{np.abs(ev0[close] - y[close]).mean():>9.2f}   (within 10 discs of a draw)")
