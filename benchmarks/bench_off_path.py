@@ -56,6 +56,29 @@ def labelled_positions(games):
     return own, opp, flag, exact_scores(own, opp, workers=2).astype(float)
 
 
+def held_out(sets=(("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16))):
+    """``(label, features, exact scores)`` of each held-out file's positions of the given
+    empties (file, lowest, highest)."""
+    held = []
+    for name, lo, hi in sets:
+        h_own, h_opp, h_y = heldout_arrays(DATA / name)
+        h_e = empties_of(h_own, h_opp)
+        m = (h_e >= lo) & (h_e <= hi)
+        held.append((f"{name} {lo}-{hi} ({int(m.sum())})", packed_features(h_own[m], h_opp[m]),
+                     h_y[m]))
+    return held
+
+
+def judged(w, held):
+    """A fit's "MAE, mean error" (discs; mean error above 0: it leans toward the side to
+    move) on each of ``held``."""
+    cells = []
+    for _, h_feats, h_y in held:
+        q = predict(w, h_feats)
+        cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
+    return cells
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,12 +89,7 @@ def main() -> None:
     print(f"{len(y):,} positions of {STAGE[0]}-{STAGE[1]} empties ({int(flag.sum()):,} off-path), "
           f"exact scores, {time.monotonic() - started:.0f} s; mean |score| on the games' path "
           f"{np.abs(y[~flag]).mean():.1f}, off it {np.abs(y[flag]).mean():.1f}")
-    held = []
-    for name, lo, hi in (("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16)):
-        h_own, h_opp, h_y = heldout_arrays(DATA / name)
-        h_e = empties_of(h_own, h_opp)
-        m = (h_e >= lo) & (h_e <= hi)
-        held.append((f"{name} {lo}-{hi} ({int(m.sum())})", packed_features(h_own[m], h_opp[m]), h_y[m]))
+    held = held_out()
     feats = packed_features(own, opp)
     print(f"{'off-path weight':>15}  {'train MAE on / off path':>23}"
           + "".join(f"  {name + ': MAE, mean error':>40}" for name, _, _ in held))
@@ -81,11 +99,8 @@ def main() -> None:
         w = fit_stage(feats[used], y[used], 10.0, sample_weight=sw[used])
         p = predict(w, feats)
         train = f"{np.abs(p[~flag] - y[~flag]).mean():.2f} / {np.abs(p[flag] - y[flag]).mean():.2f}"
-        cells = []
-        for _, h_feats, h_y in held:
-            q = predict(w, h_feats)
-            cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
-        print(f"{weight:>15g}  {train:>23}" + "".join(f"  {c:>40}" for c in cells), flush=True)
+        print(f"{weight:>15g}  {train:>23}" + "".join(f"  {c:>40}" for c in judged(w, held)),
+              flush=True)
 
 
 if __name__ == "__main__":
