@@ -126,7 +126,8 @@ class PUCTSettings(SettingsType):
         """Each tree's node cap: ``max_nodes``, else the default for its threads.  Per
         thread, as SearchSettings' pools: the threads fill a tree that many times faster,
         and a full tree's recycling is one thread's work while the others wait (at 16
-        threads a 4-million-node tree filled in a third of a second; README, "Benchmarks")."""
+        threads a 4-million-node tree fills in about a third of a second, from the
+        simulations a second measured there; README, "Benchmarks")."""
         return self.max_nodes if self.max_nodes is not None else DEFAULT_MAX_NODES * self.threads
 
     @property
