@@ -63,6 +63,18 @@ def heldout_positions():
             for board, _ in read_heldout(path)}
 
 
+def first_unheld(own, opp, rows=None):
+    """The indices, in order, of the first occurrence of each position among ``rows`` (all
+    by default) that no held-out set holds."""
+    held = heldout_positions()
+    first = {}
+    for i in (range(len(own)) if rows is None else rows):
+        key = (int(own[i]), int(opp[i]))
+        if key not in held:
+            first.setdefault(key, i)
+    return np.array(sorted(first.values()), dtype=np.int64)
+
+
 def puct_selfplay(games, run, seed):
     """``(own, opp)`` of every position of ``games`` PUCT self-play games guided by the
     shipped weights, played into ``run`` as the training's next round would play them."""

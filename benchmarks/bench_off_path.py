@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_eval_capacity import heldout_arrays, heldout_positions, puct_selfplay
+from bench_eval_capacity import first_unheld, heldout_arrays, puct_selfplay
 
 from cythello.training.data import empties_of, off_path
 from cythello.training.fit import fit_stage, packed_features, predict
@@ -43,12 +43,7 @@ def labelled_positions(games):
     extra_own, extra_opp = off_path(own, opp, 0.5, SEED)
     flag = np.concatenate([np.zeros(len(own), dtype=bool), np.ones(len(extra_own), dtype=bool)])
     own, opp = np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
-    held = heldout_positions()
-    first = {}
-    for i, key in enumerate(zip(own.tolist(), opp.tolist())):
-        if key not in held:
-            first.setdefault(key, i)
-    keep = np.array(sorted(first.values()), dtype=np.int64)
+    keep = first_unheld(own, opp)
     own, opp, flag = own[keep], opp[keep], flag[keep]
     e = empties_of(own, opp)
     in_stage = (e >= STAGE[0]) & (e <= STAGE[1])

@@ -21,7 +21,7 @@ import tempfile
 import time
 
 import numpy as np
-from bench_eval_capacity import heldout_positions
+from bench_eval_capacity import first_unheld
 from bench_off_path import STAGE, held_out, judged, labelled_positions
 
 from cythello import selfplay
@@ -47,13 +47,7 @@ def strong_positions(games, iterations):
     own, opp = side_to_move(data)
     game = data["game"]
     e = empties_of(own, opp)
-    held = heldout_positions()
-    first = {}
-    for i in np.flatnonzero((e >= STAGE[0]) & (e <= STAGE[1])).tolist():
-        key = (int(own[i]), int(opp[i]))
-        if key not in held:
-            first.setdefault(key, i)
-    keep = np.array(sorted(first.values()), dtype=np.int64)
+    keep = first_unheld(own, opp, np.flatnonzero((e >= STAGE[0]) & (e <= STAGE[1])).tolist())
     return own[keep], opp[keep], game[keep]
 
 
