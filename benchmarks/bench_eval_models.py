@@ -18,7 +18,7 @@ PUCT self-play (``bench_off_path.py``'s, seed 778, off-path ones included):
 
 Each is judged on ``heldout-puct.txt`` (13-16 empties) and ``heldout-strong.txt`` (14-16).
 
-    python3 benchmarks/bench_eval_models.py --workdir /tmp/models     # ~9 minutes, 2 cores
+    python3 benchmarks/bench_eval_models.py --workdir /tmp/models     # ~8 minutes, 2 cores
 
 The labelled positions are cached in ``--workdir``.
 """
