@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _evaldata import read_heldout
 
 import cythello as cy
 from cythello.eval import load_weights, patterns
@@ -34,12 +35,6 @@ HELDOUT_PUCT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-dee
 HELDOUT_STRONG = Path(__file__).resolve().parent / "data" / "heldout-strong.txt"
 BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
 FFO = Path(__file__).resolve().parent.parent / "tests" / "data"
-
-
-def read_heldout(path):
-    """``(board, exact score)`` of each line of a held-out file (make_heldout.py's format)."""
-    rows = [line.rsplit(" ", 1) for line in path.read_text().splitlines() if line.strip()]
-    return [(cy.Board(text), int(score)) for text, score in rows]
 
 
 def square_tables():

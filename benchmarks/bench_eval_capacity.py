@@ -30,20 +30,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_eval import read_heldout
+from _evaldata import DATA, heldout_arrays, heldout_positions, puct_selfplay
 
-from cythello import selfplay
 from cythello.core._board import Board
 from cythello.core._stability import stable_squares
 from cythello.eval import load_weights, patterns
 from cythello.eval.patterns import Pattern, layout_of
-from cythello.nn import PatternEvaluator
 from cythello.search.settings import SearchSettings
-from cythello.training.data import empties_of, off_path, side_to_move, unique_positions
+from cythello.training.data import empties_of, off_path, unique_positions
 from cythello.training.fit import fit_stage, packed_features, predict
 from cythello.training.labels import exact_scores
 
-DATA = Path(__file__).resolve().parent / "data"
 SEED = 777
 STAGE = (13, 16)
 EXTRA = (11, 12)
@@ -55,34 +52,6 @@ CANDIDATES = {
 }
 STABLE_SLOTS = 40                      # 0..39 stable discs a side (more count as 39)
 OLD_SCALE = 8.0                        # eval_scale before it was measured here
-
-
-def heldout_positions():
-    """Every position of the held-out sets (none may be trained on)."""
-    return {board.position() for path in DATA.glob("heldout*.txt")
-            for board, _ in read_heldout(path)}
-
-
-def first_unheld(own, opp, rows=None):
-    """The indices, in order, of the first occurrence of each position among ``rows`` (all
-    by default) that no held-out set holds."""
-    held = heldout_positions()
-    first = {}
-    for i in (range(len(own)) if rows is None else rows):
-        key = (int(own[i]), int(opp[i]))
-        if key not in held:
-            first.setdefault(key, i)
-    return np.array(sorted(first.values()), dtype=np.int64)
-
-
-def puct_selfplay(games, run, seed):
-    """``(own, opp)`` of every position of ``games`` PUCT self-play games guided by the
-    shipped weights, played into ``run`` as the training's next round would play them."""
-    selfplay.generate(games, run, seed=seed, workers=2, games_per_shard=1000,
-                      evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
-                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
-                      temperature_moves=16, epsilon=0.03, progress=False)
-    return side_to_move(selfplay.load(run))
 
 
 def make_data(workdir, games):
@@ -110,14 +79,6 @@ def make_data(workdir, games):
     print(f"exact scores: {time.monotonic() - started:.0f} s", flush=True)
     np.savez(cache, own=own, opp=opp, empties=e, labels=labels)
     return own, opp, e, labels
-
-
-def heldout_arrays(path):
-    """``(own, opp, exact scores)`` arrays of a held-out file (bench_eval's reader)."""
-    held = read_heldout(path)
-    own = np.array([board.position()[0] for board, _ in held], dtype=np.uint64)
-    opp = np.array([board.position()[1] for board, _ in held], dtype=np.uint64)
-    return own, opp, np.array([score for _, score in held], dtype=float)
 
 
 def pattern_columns(own, opp, pattern):

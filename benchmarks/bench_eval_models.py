@@ -27,8 +27,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_eval_capacity import heldout_arrays
-from bench_off_path import labelled_positions
+from _evaldata import DATA, HELD, heldout_arrays, labelled_positions
 
 from cythello.core._board import Board
 from cythello.eval import patterns
@@ -36,8 +35,6 @@ from cythello.eval.weights import DEFAULT_PATH, read_weights
 from cythello.training.data import empties_of
 from cythello.training.fit import fit_stage, packed_features, predict
 
-DATA = Path(__file__).resolve().parent / "data"
-HELD = (("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16))
 RIDGE = 10.0
 ALL = (1 << 64) - 1
 NOT_A, NOT_H = 0xFEFEFEFEFEFEFEFE, 0x7F7F7F7F7F7F7F7F

@@ -23,8 +23,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_eval_capacity import first_unheld, puct_selfplay
-from bench_off_path import held_out
+from _evaldata import first_unheld, held_out, puct_selfplay
 
 from cythello.eval import load_weights
 from cythello.eval.patterns import SCALE, stage_of

@@ -15,63 +15,14 @@ shipped weights, seed 778 (no training run or held-out set uses it); held-out po
 are dropped from the fit.
 """
 import argparse
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from bench_eval_capacity import first_unheld, heldout_arrays, puct_selfplay
+from _evaldata import STAGE, held_out, judged, labelled_positions
 
-from cythello.training.data import empties_of, off_path
 from cythello.training.fit import fit_stage, packed_features, predict
-from cythello.training.labels import exact_scores
 
-DATA = Path(__file__).resolve().parent / "data"
-SEED = 778
-STAGE = (13, 16)
 WEIGHTS = (1.0, 0.5, 0.25, 0.0)
-
-
-def labelled_positions(games):
-    """``(own, opp, off-path flag, exact score)`` of the 13-16-empties positions of new
-    self-play and their off-path ones, deduplicated (a game position wins a tie)."""
-    with tempfile.TemporaryDirectory() as run:
-        own, opp = puct_selfplay(games, run, SEED)
-    e = empties_of(own, opp)
-    near = (e >= STAGE[0]) & (e <= STAGE[1] + 1)     # a random move from 17 lands on 16
-    own, opp = own[near], opp[near]
-    extra_own, extra_opp = off_path(own, opp, 0.5, SEED)
-    flag = np.concatenate([np.zeros(len(own), dtype=bool), np.ones(len(extra_own), dtype=bool)])
-    own, opp = np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
-    keep = first_unheld(own, opp)
-    own, opp, flag = own[keep], opp[keep], flag[keep]
-    e = empties_of(own, opp)
-    in_stage = (e >= STAGE[0]) & (e <= STAGE[1])
-    own, opp, flag = own[in_stage], opp[in_stage], flag[in_stage]
-    return own, opp, flag, exact_scores(own, opp, workers=2).astype(float)
-
-
-def held_out(sets=(("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16))):
-    """``(label, features, exact scores)`` of each held-out file's positions of the given
-    empties (file, lowest, highest)."""
-    held = []
-    for name, lo, hi in sets:
-        h_own, h_opp, h_y = heldout_arrays(DATA / name)
-        h_e = empties_of(h_own, h_opp)
-        m = (h_e >= lo) & (h_e <= hi)
-        held.append((f"{name} {lo}-{hi} ({int(m.sum())})", packed_features(h_own[m], h_opp[m]),
-                     h_y[m]))
-    return held
-
-
-def judged(w, held):
-    """A fit's "MAE, mean error" (discs; mean error above 0: it leans toward the side to
-    move) on each of ``held``."""
-    cells = []
-    for _, h_feats, h_y in held:
-        q = predict(w, h_feats)
-        cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
-    return cells
 
 
 def main() -> None:

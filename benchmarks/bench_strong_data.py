@@ -21,8 +21,7 @@ import tempfile
 import time
 
 import numpy as np
-from bench_eval_capacity import first_unheld
-from bench_off_path import STAGE, held_out, judged, labelled_positions
+from _evaldata import STAGE, first_unheld, held_out, judged, labelled_positions
 
 from cythello import selfplay
 from cythello.search.players import PRESETS
