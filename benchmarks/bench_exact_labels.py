@@ -101,9 +101,10 @@ def main() -> None:
     print(f"\n{len(t['own']):,} training positions of {STAGE[0]}-{STAGE[1]} empties "
           f"({args.games:,} games), {len(s):,} of them scored exactly; mean |exact score| "
           f"{np.abs(exact).mean():.1f}")
-    for name in ("d4", "d8"):
-        lab = t[name][s]
-        print(f"  {name} labels against the exact score: MAE {np.abs(lab - exact).mean():.2f}, "
+    static = weights.evaluate_many(t["own"][s], t["opp"][s])
+    for name, lab in (("static evaluation", static), ("d4 labels", t["d4"][s]),
+                      ("d8 labels", t["d8"][s])):
+        print(f"  {name} against the exact score: MAE {np.abs(lab - exact).mean():.2f}, "
               f"mean error {np.mean(lab - exact):+.2f}")
     held = [(f"test games {STAGE[0]}-{STAGE[1]} ({len(te['exact'])})",
              packed_features(te["own"], te["opp"]), te["exact"])]
