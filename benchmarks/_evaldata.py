@@ -1,7 +1,8 @@
 """The data the evaluation studies share (bench_eval.py, bench_eval_capacity.py,
 bench_off_path.py, bench_strong_data.py, bench_exact_labels.py, bench_eval_models.py):
-the held-out sets, new PUCT self-play positions that none of them holds, and the
-exact-scored 13-16-empties positions several studies fit to.
+the held-out sets, new PUCT self-play positions that none of them holds, the
+exact-scored 13-16-empties positions several studies fit to, and candidate patterns'
+feature columns.
 """
 import tempfile
 from pathlib import Path
@@ -11,6 +12,7 @@ import numpy as np
 import cythello as cy
 from cythello import selfplay
 from cythello.eval import load_weights
+from cythello.eval.patterns import layout_of
 from cythello.nn import PatternEvaluator
 from cythello.training.data import empties_of, off_path, side_to_move
 from cythello.training.fit import packed_features, predict
@@ -20,6 +22,13 @@ DATA = Path(__file__).resolve().parent / "data"
 STAGE = (13, 16)                 # the stage whose labels are exact and studies fit
 STAGE_SEED = 778                 # the self-play of labelled_positions (no training run uses it)
 HELD = (("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16))
+# Candidate 10-square patterns beside the shipped set (bench_eval_capacity.py, bench_eval_models.py).
+CANDIDATES = {
+    "corner triangle": ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
+    "angle + X": ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "a3", "a4", "a5"),
+    "edge block": ("a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"),
+    "corner + block": ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3"),
+}
 
 
 def read_heldout(path):
@@ -106,3 +115,18 @@ def judged(w, held):
         q = predict(w, h_feats)
         cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
     return cells
+
+
+def pattern_columns(own, opp, pattern):
+    """The packed weight slot (from 0) of every instance of a candidate ``pattern``, and
+    its number of slots."""
+    lay = layout_of(pattern)
+    powers = 3 ** np.arange(pattern.size)
+    columns = []
+    for k in lay.instances:
+        index = np.zeros(len(own), dtype=np.int64)
+        for digit, square in enumerate(lay.instance_squares(k)):
+            bit = np.uint64(1) << np.uint64(square)
+            index += (((own & bit) != 0) + 2 * ((opp & bit) != 0)) * powers[digit]
+        columns.append(lay.pack[index])
+    return np.stack(columns, axis=1).astype(np.int32), lay.packed_size

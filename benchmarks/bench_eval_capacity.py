@@ -30,12 +30,19 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _evaldata import DATA, heldout_arrays, heldout_positions, puct_selfplay
+from _evaldata import (
+    CANDIDATES,
+    DATA,
+    heldout_arrays,
+    heldout_positions,
+    pattern_columns,
+    puct_selfplay,
+)
 
 from cythello.core._board import Board
 from cythello.core._stability import stable_squares
 from cythello.eval import load_weights, patterns
-from cythello.eval.patterns import Pattern, layout_of
+from cythello.eval.patterns import Pattern
 from cythello.search.settings import SearchSettings
 from cythello.training.data import empties_of, off_path, unique_positions
 from cythello.training.fit import fit_stage, packed_features, predict
@@ -44,12 +51,6 @@ from cythello.training.labels import exact_scores
 SEED = 777
 STAGE = (13, 16)
 EXTRA = (11, 12)
-CANDIDATES = {
-    "corner triangle": ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
-    "angle + X": ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "a3", "a4", "a5"),
-    "edge block": ("a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"),
-    "corner + block": ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2", "a3", "b3"),
-}
 STABLE_SLOTS = 40                      # 0..39 stable discs a side (more count as 39)
 OLD_SCALE = 8.0                        # eval_scale before it was measured here
 
@@ -79,21 +80,6 @@ def make_data(workdir, games):
     print(f"exact scores: {time.monotonic() - started:.0f} s", flush=True)
     np.savez(cache, own=own, opp=opp, empties=e, labels=labels)
     return own, opp, e, labels
-
-
-def pattern_columns(own, opp, pattern):
-    """The packed weight slot (from 0) of every instance of a candidate ``pattern``, and
-    its number of slots."""
-    lay = layout_of(pattern)
-    powers = 3 ** np.arange(pattern.size)
-    columns = []
-    for k in lay.instances:
-        index = np.zeros(len(own), dtype=np.int64)
-        for digit, square in enumerate(lay.instance_squares(k)):
-            bit = np.uint64(1) << np.uint64(square)
-            index += (((own & bit) != 0) + 2 * ((opp & bit) != 0)) * powers[digit]
-        columns.append(lay.pack[index])
-    return np.stack(columns, axis=1).astype(np.int32), lay.packed_size
 
 
 def stable_columns(own, opp):

@@ -7,6 +7,8 @@ PUCT self-play (``bench_off_path.py``'s, seed 778, off-path ones included):
 - the loss: training's ridge least squares (ridge 10) against a Huber loss (8 discs) and
   the absolute error, both by reweighted least squares (the goal is a mean absolute
   error, and exact scores have heavy tails);
+- richer patterns: bench_eval_capacity.py's four 10-square candidates beside the shipped
+  set (+148 k weights), for how much data a larger model needs before it pays;
 - region parity: for each empty region (8-connected), odd or even, and which side has a
   legal move in it, the number of such regions (0-4+) as 40 more weights (an endgame
   player's first rule: the last move in each odd region);
@@ -27,10 +29,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _evaldata import DATA, HELD, heldout_arrays, labelled_positions
+from _evaldata import CANDIDATES, DATA, HELD, heldout_arrays, labelled_positions, pattern_columns
 
 from cythello.core._board import Board
 from cythello.eval import patterns
+from cythello.eval.patterns import Pattern
 from cythello.eval.weights import DEFAULT_PATH, read_weights
 from cythello.training.data import empties_of
 from cythello.training.fit import fit_stage, packed_features, predict
@@ -176,6 +179,18 @@ def main() -> None:
                             ("absolute error", lambda r: 1.0 / np.maximum(r, 2.0))):
         w = fit_stage(feats, y, RIDGE) if weight_of is None else reweighted(feats, y, weight_of)
         report(name, lambda a, b, w=w: predict(w, packed_features(a, b)), predict(w, feats))
+
+    def with_candidates(a, b):
+        columns, first = [packed_features(a, b)], patterns.packed_size()
+        for name, squares in CANDIDATES.items():
+            cols, slots = pattern_columns(a, b, Pattern(name, squares))
+            columns.append(cols + first)
+            first += slots
+        return np.concatenate(columns, axis=1), first
+    richer, size = with_candidates(own, opp)
+    w = fit_stage(richer, y, RIDGE, size=size)
+    report(f"+ four 10-square patterns ({size - patterns.packed_size():,} weights)",
+           lambda a, b: predict(w, with_candidates(a, b)[0]), predict(w, richer))
 
     regions = with_regions(own, opp)
     size = patterns.packed_size() + REGION_KINDS * (REGION_CAP + 1)
