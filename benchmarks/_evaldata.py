@@ -5,6 +5,7 @@ exact-scored 13-16-empties positions several studies fit to, and candidate patte
 feature columns.
 """
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -73,25 +74,43 @@ def puct_selfplay(games, run, seed):
     return side_to_move(selfplay.load(run))
 
 
-def labelled_positions(games):
-    """``(own, opp, off-path flag, exact score)`` of the 13-16-empties positions of
-    ``games`` new self-play games (seed 778) and their off-path ones (one for every two
-    game positions, as training has them), deduplicated (a game position wins a tie),
-    held-out positions dropped."""
-    with tempfile.TemporaryDirectory() as run:
-        own, opp = puct_selfplay(games, run, STAGE_SEED)
+def stage_positions(games, run, seed, stage=STAGE):
+    """``(own, opp, off-path flag)`` of the positions with ``stage`` (lowest, highest)
+    empties of ``games`` new PUCT self-play games played into ``run`` and their off-path
+    ones (one for every two game positions, as training has them), deduplicated (a game
+    position wins a tie), held-out positions dropped."""
+    own, opp = puct_selfplay(games, run, seed)
     e = empties_of(own, opp)
-    near = (e >= STAGE[0]) & (e <= STAGE[1] + 1)     # a random move from 17 lands on 16
+    near = (e >= stage[0]) & (e <= stage[1] + 1)     # a random move from one more lands inside
     own, opp = own[near], opp[near]
-    extra_own, extra_opp = off_path(own, opp, 0.5, STAGE_SEED)
+    extra_own, extra_opp = off_path(own, opp, 0.5, seed)
     flag = np.concatenate([np.zeros(len(own), dtype=bool), np.ones(len(extra_own), dtype=bool)])
     own, opp = np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
     keep = first_unheld(own, opp)
     own, opp, flag = own[keep], opp[keep], flag[keep]
     e = empties_of(own, opp)
-    in_stage = (e >= STAGE[0]) & (e <= STAGE[1])
-    own, opp, flag = own[in_stage], opp[in_stage], flag[in_stage]
+    inside = (e >= stage[0]) & (e <= stage[1])
+    return own[inside], opp[inside], flag[inside]
+
+
+def labelled_positions(games):
+    """``stage_positions`` of 13-16 empties from ``games`` games of seed 778, with their
+    exact scores: ``(own, opp, off-path flag, exact score)``."""
+    with tempfile.TemporaryDirectory() as run:
+        own, opp, flag = stage_positions(games, run, STAGE_SEED)
     return own, opp, flag, exact_scores(own, opp, workers=2).astype(float)
+
+
+def cached(path, make):
+    """``make()``'s dict of arrays, saved to / read from ``path``."""
+    if path.exists():
+        with np.load(path) as d:
+            return {k: d[k] for k in d.files}
+    started = time.monotonic()
+    out = make()
+    np.savez(path, **out)
+    print(f"  {path.name}: {time.monotonic() - started:.0f} s", flush=True)
+    return out
 
 
 def held_out(sets=HELD):

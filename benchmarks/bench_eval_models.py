@@ -25,11 +25,18 @@ Each is judged on ``heldout-puct.txt`` (13-16 empties) and ``heldout-strong.txt`
 The labelled positions are cached in ``--workdir``.
 """
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
-from _evaldata import CANDIDATES, DATA, HELD, heldout_arrays, labelled_positions, pattern_columns
+from _evaldata import (
+    CANDIDATES,
+    DATA,
+    HELD,
+    cached,
+    heldout_arrays,
+    labelled_positions,
+    pattern_columns,
+)
 
 from cythello.core._board import Board
 from cythello.eval import patterns
@@ -145,14 +152,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=12000, help="self-play games (default 12,000)")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
-    cache = args.workdir / f"labelled-{args.games}.npz"
-    if not cache.exists():
-        started = time.monotonic()
-        own, opp, _, y = labelled_positions(args.games)
-        np.savez(cache, own=own, opp=opp, y=y)
-        print(f"self-play and exact scores: {time.monotonic() - started:.0f} s")
-    with np.load(cache) as d:
-        own, opp, y = d["own"], d["opp"], d["y"].astype(float)
+    data = cached(args.workdir / f"labelled-{args.games}.npz", lambda: dict(
+        zip(("own", "opp", "flag", "y"), labelled_positions(args.games))))
+    own, opp, y = data["own"], data["opp"], data["y"].astype(float)
     packed, _ = read_weights(DEFAULT_PATH)
     shipped = packed[patterns.stage_of(16)].astype(float) / patterns.SCALE
 

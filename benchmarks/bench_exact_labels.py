@@ -19,50 +19,20 @@ It also prints how far each kind of label is from the exact score.
 Labels are cached in ``--workdir``; a second run only fits.
 """
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
-from _evaldata import first_unheld, held_out, puct_selfplay
+from _evaldata import cached, held_out, stage_positions
 
 from cythello.eval import load_weights
 from cythello.eval.patterns import SCALE, stage_of
 from cythello.eval.weights import DEFAULT_PATH, read_weights
-from cythello.training.data import empties_of, off_path
 from cythello.training.fit import fit_stage, packed_features, predict
 from cythello.training.labels import exact_scores, search_scores
 
 SEED, TEST_SEED = 780, 781          # no training run, held-out set or other benchmark uses them
 STAGE = (17, 20)
 RIDGE = 30.0                        # training's pull toward the previous stage
-
-
-def stage_positions(games, run, seed):
-    """``(own, opp)`` of the 17-20-empties positions of ``games`` PUCT self-play games and
-    their off-path ones (one for every two), deduplicated, held-out positions dropped."""
-    own, opp = puct_selfplay(games, run, seed)
-    e = empties_of(own, opp)
-    near = (e >= STAGE[0]) & (e <= STAGE[1] + 1)     # a random move from 21 lands on 20
-    own, opp = own[near], opp[near]
-    extra_own, extra_opp = off_path(own, opp, 0.5, seed)
-    own, opp = np.concatenate([own, extra_own]), np.concatenate([opp, extra_opp])
-    keep = first_unheld(own, opp)
-    own, opp = own[keep], opp[keep]
-    e = empties_of(own, opp)
-    keep = (e >= STAGE[0]) & (e <= STAGE[1])
-    return own[keep], opp[keep]
-
-
-def cached(path, make):
-    """``make()``'s dict of arrays, saved to / read from ``path``."""
-    if path.exists():
-        with np.load(path) as d:
-            return {k: d[k] for k in d.files}
-    started = time.monotonic()
-    out = make()
-    np.savez(path, **out)
-    print(f"  {path.name}: {time.monotonic() - started:.0f} s", flush=True)
-    return out
 
 
 def main() -> None:
@@ -81,7 +51,7 @@ def main() -> None:
     shipped = packed[stage_of(STAGE[0])].astype(float) / SCALE
 
     def train():
-        own, opp = stage_positions(args.games, args.workdir / "selfplay", SEED)
+        own, opp, _ = stage_positions(args.games, args.workdir / "selfplay", SEED, STAGE)
         sample = np.random.default_rng(SEED).permutation(len(own))[:args.exact]
         return {"own": own, "opp": opp, "sample": np.sort(sample),
                 "d4": search_scores(own, opp, 4, weights, workers=2)}
@@ -93,7 +63,8 @@ def main() -> None:
         "exact": exact_scores(t["own"][s], t["opp"][s], workers=2).astype(float)}))
 
     def test():
-        own, opp = stage_positions(args.test_games, args.workdir / "test-selfplay", TEST_SEED)
+        own, opp, _ = stage_positions(args.test_games, args.workdir / "test-selfplay", TEST_SEED,
+                                      STAGE)
         return {"own": own, "opp": opp, "exact": exact_scores(own, opp, workers=2).astype(float)}
     te = cached(args.workdir / "test.npz", test)
 
