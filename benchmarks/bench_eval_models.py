@@ -18,7 +18,10 @@ PUCT self-play (``bench_off_path.py``'s, seed 778, off-path ones included):
   on the same inputs beside it.  Interactions between the patterns' values are what a
   linear sum cannot express.
 
-Each is judged on ``heldout-puct.txt`` (13-16 empties) and ``heldout-strong.txt`` (14-16).
+Each is judged on ``heldout-puct.txt`` (13-16 empties) and ``heldout-strong.txt`` (14-16),
+next to the first row position by position (the change in MAE and its standard error;
+the heads next to the shipped stage they sit on).
+``--games 48000`` (271 k positions, about 20 minutes) shows which gains grow with data.
 
     python3 benchmarks/bench_eval_models.py --workdir /tmp/models     # ~8 minutes, 2 cores
 
@@ -165,13 +168,22 @@ def main() -> None:
         keep = (e >= lo) & (e <= hi)
         held.append((f"{name} {lo}-{hi} ({int(keep.sum())})", h_own[keep], h_opp[keep], h_y[keep]))
     print(f"{len(y):,} positions of 13-16 empties, exact scores (mean |score| {np.abs(y).mean():.1f})")
-    print(f"{'model':>44}  {'train MAE':>9}" + "".join(f"  {h[0] + ': MAE, mean':>40}" for h in held))
+    print(f"{'model':>44}  {'train MAE':>9}" + "".join(f"  {h[0] + ': MAE, mean (change)':>40}" for h in held))
+
+    first_errors = []
 
     def report(name, value_of, train):
+        """One row: each set's MAE and mean error, and the change in MAE from the first
+        row with its standard error (paired by position; below 0: this model errs less)."""
         cells = []
-        for _, h_own, h_opp, h_y in held:
+        for k, (_, h_own, h_opp, h_y) in enumerate(held):
             q = value_of(h_own, h_opp)
-            cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
+            err = np.abs(q - h_y)
+            if len(first_errors) < len(held):
+                first_errors.append(err)
+            d = err - first_errors[k]
+            cells.append(f"{err.mean():.2f}, {np.mean(q - h_y):+.2f} "
+                         f"({d.mean():+.2f} ± {d.std() / np.sqrt(len(d)):.2f})")
         print(f"{name:>44}  {np.abs(train - y).mean():>9.2f}" + "".join(f"  {c:>40}" for c in cells),
               flush=True)
 
@@ -201,6 +213,7 @@ def main() -> None:
            predict(w, regions))
 
     base, x = head_inputs(own, opp, shipped)
+    first_errors.clear()                     # the heads are compared with the stage they sit on
     report("shipped 13-16 stage", lambda a, b: head_inputs(a, b, shipped)[0], base)
     design = np.c_[x, np.ones(len(x))]
     coef = np.linalg.lstsq(design, y, rcond=None)[0]
