@@ -14,7 +14,7 @@ and judges each, next to the shipped weights' stage, on exact scores of other se
 games (seed 781), on ``heldout-strong.txt`` and on ``heldout-puct-deep.txt`` (17-20).
 It also prints how far each kind of label is from the exact score.
 
-    python3 benchmarks/bench_exact_labels.py --workdir /tmp/exl      # ~25 minutes, 2 cores
+    python3 benchmarks/bench_exact_labels.py --workdir /tmp/exl      # ~20 minutes, 2 cores
 
 Labels are cached in ``--workdir``; a second run only fits.
 """
@@ -22,12 +22,12 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from _evaldata import cached, held_out, stage_positions
+from _evaldata import cached, held_out, judged, stage_positions
 
 from cythello.eval import load_weights
 from cythello.eval.patterns import SCALE, stage_of
 from cythello.eval.weights import DEFAULT_PATH, read_weights
-from cythello.training.fit import fit_stage, packed_features, predict
+from cythello.training.fit import fit_stage, packed_features
 from cythello.training.labels import exact_scores, search_scores
 
 SEED, TEST_SEED = 780, 781          # no training run, held-out set or other benchmark uses them
@@ -95,11 +95,7 @@ def main() -> None:
           + "".join(f"  {name + ': MAE, mean':>34}" for name, _, _ in held))
     for name, data in fits:
         w = shipped if data is None else fit_stage(data[0], data[1], RIDGE, prior=prior)
-        cells = []
-        for _, h_feats, h_y in held:
-            q = predict(w, h_feats)
-            cells.append(f"{np.abs(q - h_y).mean():.2f}, {np.mean(q - h_y):+.2f}")
-        print(f"{name:>38}" + "".join(f"  {c:>34}" for c in cells), flush=True)
+        print(f"{name:>38}" + "".join(f"  {c:>34}" for c in judged(w, held)), flush=True)
 
 
 if __name__ == "__main__":
