@@ -363,22 +363,6 @@ def test_progress_callback_cannot_reenter_its_player():
     assert player.search(Board(), iterations=50).iterations == 50     # still usable
 
 
-def test_reset_during_a_search_is_refused():
-    player = MCTSPlayer(time_limit=60, seed=1)
-    searching = threading.Event()
-    worker = threading.Thread(target=player.search, args=(Board(),),
-                              kwargs={"on_progress": lambda r: searching.set()})
-    worker.start()
-    assert searching.wait(30)
-    try:
-        with pytest.raises(PlayerBusyError):
-            player.reset()
-    finally:
-        player.stop()
-        worker.join(5)
-    player.reset()
-
-
 def test_a_stop_before_the_search_starts_is_not_lost():
     """A stop that comes between a caller's decision to search and the search clearing its
     flags (NBoard: the reader sees a ping just then) still stops that search: no solve, no

@@ -809,31 +809,6 @@ def test_pondering_stays_in_its_memory_and_ends_with_the_next_search():
     assert result.iterations == 500 and result.nodes <= 5_000
 
 
-def test_pondering_ends_with_reset_stop_and_the_player():
-    import gc
-    board = Board.from_transcript("f5d6c3")
-    player = MCTSPlayer(iterations=200, seed=3)
-    player.ponder(board)
-    player.reset()                                 # ends it, then forgets the tree
-    assert not player.pondering and player._trees == [] and not _ponder_threads()
-    player.ponder(board)
-    stopper = threading.Thread(target=player.stop)
-    stopper.start()
-    stopper.join()
-    _wait_for(lambda p=player: not p.pondering, "stop() from another thread")
-    player.ponder(board)
-    assert _ponder_threads()
-    del player
-    gc.collect()
-    _wait_for(lambda: not _ponder_threads(), "the threads of a dropped player to end")
-    # Nothing to ponder: a finished game, no tree reuse, or the solver's endgame.
-    quiet = MCTSPlayer(iterations=100, reuse_tree=False)
-    quiet.ponder(board)
-    assert not quiet.pondering
-    with pytest.raises(TypeError):
-        quiet.ponder("f5d6")
-
-
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_search_stops_before_its_visit_counters_overflow(threads):
     """Visits are 32-bit: a search without limits (pondering, a long analysis) stops before

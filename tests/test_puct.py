@@ -712,31 +712,6 @@ def test_ponder_then_search_reuses_the_pondered_tree_within_its_nodes():
     assert player._forest.check_tree(0) == []
 
 
-def test_pondering_ends_with_reset_stop_and_the_player():
-    import gc
-    board = cy.Board.from_transcript("f5d6c3")
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=100)
-    player.ponder(board)
-    player.reset()
-    assert not player.pondering and not _puct_ponder_threads()
-    player.ponder(board)
-    stopper = threading.Thread(target=player.stop)
-    stopper.start()
-    stopper.join()
-    _wait_until(lambda p=player: not p.pondering, "stop() from another thread")
-    player.stop_pondering()                       # nothing left to end: no error
-    player.ponder(board)
-    assert _puct_ponder_threads()
-    del player
-    gc.collect()
-    _wait_until(lambda: not _puct_ponder_threads(), "the thread of a dropped player to end")
-    quiet = cy.PUCTPlayer(PatternEvaluator(), simulations=100, reuse_tree=False)
-    quiet.ponder(board)
-    assert not quiet.pondering
-    with pytest.raises(TypeError):
-        quiet.ponder("f5d6")
-
-
 def test_engines_serve_puct(capsys):
     import io
 

@@ -68,21 +68,64 @@ def read_book(path: _PathLike) -> Tuple[np.ndarray, Dict[str, Any]]:
     count, plen = struct.unpack("<II", body[:8])
     if count > MAX_RECORDS or 8 + plen != len(body):
         raise BookError(f"{where} is corrupt (record count {count}, payload {plen} bytes)")
-    raw = inflate(body[8:], count * RECORD.itemsize, where, BookError)
-    records = np.frombuffer(raw, dtype=RECORD).copy()
-    _check_records(records, where)
-    return records, header
+    raw = inflate(body[8:], count * RECORD.itemsize, where, BookError,
+                  check=_RecordCheck(where))
+    return np.frombuffer(raw, dtype=RECORD).copy(), header
 
 
-def _check_records(records: np.ndarray, where: str) -> None:
-    """What a checksum cannot promise: the records of a well-formed file make sense."""
-    if len(records) == 0:
-        return
-    if np.any(records["own"] & records["opp"]):
-        raise BookError(f"{where} is corrupt (a position with a square taken twice)")
-    if np.any((records["leaf_move"] >= 64) & (records["leaf_move"] != NO_MOVE)):
-        raise BookError(f"{where} is corrupt (a leaf move off the board)")
+# The four centre squares (d4, e4, d5, e5): taken in every position a game reaches, in
+# every orientation of a key.
+CENTRE = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36)
+MAX_VALUE = 64 * VALUE_SCALE       # no game ends with more than 64 discs between the sides
+
+
+class _RecordCheck:
+    """What a checksum cannot promise, judged part by part as the records are inflated (so
+    a hostile file is refused after its first bad part): each record is a position some
+    game reaches, with values a game can have, in key order."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.tail = b""                         # a record cut between two parts
+        self.last: "tuple[int, int] | None" = None
+
+    def __call__(self, part: bytes, offset: int) -> None:
+        data = self.tail + part
+        whole = len(data) - len(data) % RECORD.itemsize
+        self.tail = data[whole:]
+        records = np.frombuffer(data[:whole], dtype=RECORD)
+        if len(records):
+            check_records(records, self.where, self.last)
+            self.last = (int(records["own"][-1]), int(records["opp"][-1]))
+
+
+def check_records(records: np.ndarray, where: str,
+                  previous: "tuple[int, int] | None" = None) -> None:
+    """Refuse (:class:`BookError` naming ``where``) records that make no sense: a square
+    taken twice, a centre square empty (no game reaches such a position), a value beyond
+    +-64 discs, a leaf move off the board or onto a taken square, keys out of order (after
+    ``previous``, the key before them)."""
     own, opp = records["own"], records["opp"]
+    taken = own | opp
+    if np.any(own & opp):
+        raise BookError(f"{where} is corrupt (a position with a square taken twice)")
+    if np.any(taken & np.uint64(CENTRE) != np.uint64(CENTRE)):
+        raise BookError(f"{where} is corrupt (a position with an empty centre square, "
+                        "which no game reaches)")
+    for field in ("value", "leaf_value"):
+        if np.any(np.abs(records[field].astype(np.int32)) > MAX_VALUE):
+            raise BookError(f"{where} is corrupt (a {field.replace('_', ' ')} beyond "
+                            "+-64 discs)")
+    leaf = records["leaf_move"]
+    has_leaf = leaf != NO_MOVE
+    if np.any(has_leaf & (leaf >= 64)):
+        raise BookError(f"{where} is corrupt (a leaf move off the board)")
+    if np.any(has_leaf & ((taken >> (leaf.astype(np.uint64) & np.uint64(63)))
+                          & np.uint64(1) == 1)):
+        raise BookError(f"{where} is corrupt (a leaf move onto a taken square)")
+    if previous is not None:
+        own = np.concatenate([np.array([previous[0]], np.uint64), own])
+        opp = np.concatenate([np.array([previous[1]], np.uint64), opp])
     ordered = (own[1:] > own[:-1]) | ((own[1:] == own[:-1]) & (opp[1:] > opp[:-1]))
     if not np.all(ordered):
         raise BookError(f"{where} is corrupt (its positions are not sorted)")

@@ -9,6 +9,7 @@ from typing import Any, Callable, List, Optional
 
 from ..core._board import Board
 from ..records.ggf import read_ggf
+from ..records.svg import board_svg, evaluation_graph_svg
 from ..search.analysis import analyse_game, black_view, with_exact_scores
 from ..search.players import EnginePlayer, SearchResult
 from ..squares import COLOR_NAMES, square_name
@@ -16,10 +17,12 @@ from .common import (
     add_position,
     add_search_choice,
     add_search_options,
+    check_output,
     engine_player,
     position_from_args,
     say,
     use_colour,
+    write_output,
 )
 
 EARLY = 0.95                   # a search that used less of its time says why
@@ -77,12 +80,18 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.game:
         root = board.root()
         return _analyse_game(args, root, board.move_stack)
+    last = board.peek() if board.move_stack else None
     if board.is_game_over():
         outcome = board.outcome()
         assert outcome is not None
         say(str(board))
         say(f"game over: {outcome.result()}")
+        if args.svg:
+            write_output(args.svg, board_svg(board, last_move=last), "SVG file")
+            say(f"wrote the position to {args.svg}")
         return 0
+    if args.svg:
+        check_output(args.svg, "SVG file")
     player = _player(args, whole_game=False)
     progress = _progress_line()
     result = with_exact_scores(board, player.search(board, on_progress=progress, book=False))
@@ -109,6 +118,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             say(f"\nin the opening book: {book.value(board):+.2f} discs for "
                 f"{COLOR_NAMES[board.turn]}; book moves: "
                 + ", ".join(f"{m.name} {m.value:+.2f}" for m in known))
+    if args.svg:
+        write_output(args.svg, board_svg(board, last_move=last, best_move=result.best_move),
+                     "SVG file")
+        if not args.json:
+            say(f"wrote the position and the best move to {args.svg}")
     return 0
 
 
@@ -147,6 +161,8 @@ def _progress_line() -> Optional[Callable[[SearchResult], None]]:
 
 
 def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> int:
+    if args.svg:
+        check_output(args.svg, "SVG file")          # before the analysis, not after it
     player = _player(args, whole_game=True)
     show = sys.stderr.isatty()
 
@@ -182,10 +198,10 @@ def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> i
         say(f"discs lost to the engine's choices: black {losses['black']:.1f}, "
             f"white {losses['white']:.1f}")
     if args.svg:
-        from ..records.svg import evaluation_graph_svg
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(evaluation_graph_svg(black_view(reviews), title="evaluation for black"))
-        say(f"wrote the evaluation graph to {args.svg}")
+        write_output(args.svg, evaluation_graph_svg(black_view(reviews),
+                                                    title="evaluation for black"), "SVG file")
+        if not args.json:
+            say(f"wrote the evaluation graph to {args.svg}")
     return 0
 
 
@@ -208,6 +224,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--top", type=int, default=0, help="show only the N most visited moves")
     p.add_argument("--svg", metavar="FILE",
-                   help="with a game: draw the evaluation over the game to this SVG file")
+                   help="draw to this SVG file: a position with its best move ringed, or "
+                        "with a game the evaluation over the game")
     p.set_defaults(func=cmd_analyse)
 

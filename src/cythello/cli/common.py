@@ -7,6 +7,7 @@ import os
 import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
 
+from .._files import write_atomic
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
@@ -257,3 +258,21 @@ def use_colour(stream: IO[str]) -> bool:
 
 def say(text: str = "", stream: Optional[IO[str]] = None) -> None:
     print(text, file=stream or sys.stdout, flush=True)
+
+
+def check_output(path: str, what: str) -> None:
+    """Refuse now, before a long computation, an output file that cannot be written (a
+    missing folder, a folder of that name, no permission); nothing is left behind."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise SettingsError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+    if not existed:
+        os.unlink(path)
+
+
+def write_output(path: str, text: str, what: str) -> None:
+    """Write an output file whole (atomically), or say in one line why it cannot be."""
+    write_atomic(path, text.encode("utf-8"), what, SettingsError)

@@ -5,24 +5,26 @@ import argparse
 import os
 from typing import Any, List
 
+from .._files import read_text
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..match import MatchResult, random_openings, round_robin, run_match
 from ..records.ggf import GgfGame, write_ggf
 from ..records.position import board_from_text
-from .common import make_player, say
+from .common import check_output, make_player, say, write_output
 
 
 def read_openings(path: str) -> List[Board]:
     """Start positions from a file: one transcript, board string or OBF line each."""
     boards = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.strip() and not line.lstrip().startswith(("%", "#")):
-                try:
-                    boards.append(board_from_text(line))
-                except ValueError as exc:
-                    raise InvalidBoardError(f"{path}, line {n}: {exc}") from None
+    # As every record reader: a regular file of bounded size, UTF-8 (a BOM dropped).
+    text = read_text(path, "openings file", InvalidBoardError)
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith(("%", "#")):
+            try:
+                boards.append(board_from_text(line))
+            except ValueError as exc:
+                raise InvalidBoardError(f"{path}, line {n}: {exc}") from None
     if not boards:
         raise InvalidBoardError(f"no openings in {path}")
     return boards
@@ -38,6 +40,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SettingsError(f"--games must be at least 1, not {args.games}")
     openings = read_openings(args.openings) if args.openings else None
+    for path, what in ((args.ggf, "GGF file"), (args.svg, "SVG file")):
+        if path:
+            check_output(path, what)          # before the games, not after them
     backend = "ray" if args.ray is not None else "local"
     if (args.workers > 1 or backend == "ray") and any(
             spec.startswith(("gtp:", "nboard:")) for spec in (args.first, args.second)):
@@ -79,8 +84,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         write_ggf(args.ggf, games)
         say(f"wrote {len(games)} games to {args.ggf}")
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(result.games[-1].to_svg())
+        write_output(args.svg, result.games[-1].to_svg(), "SVG file")
         say(f"wrote the last final position to {args.svg}")
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)

@@ -9,9 +9,11 @@ itself (main time, then Canadian byo-yomi), counting the time its own moves take
 """
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 import time
-from typing import IO, Callable, Dict, List, Optional
+from typing import IO, Callable, Dict, List, Optional, Tuple
 
 from .._version import __version__
 from ..core._board import Board
@@ -37,6 +39,14 @@ def _colour(text: str) -> int:
     raise GtpError(f"invalid color {text!r}")
 
 
+def _is_quit(raw: str) -> bool:
+    """Whether a command line is ``quit`` (with or without an id)."""
+    words = clean_line(raw).split()
+    if words and words[0].isascii() and words[0].isdigit():
+        words = words[1:]
+    return words[:1] == ["quit"]
+
+
 def clean_line(raw: str) -> str:
     """GTP input rules: drop control characters but HT and LF, HT to space, ``#`` comments."""
     line = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or ord(ch) >= 32)
@@ -57,6 +67,9 @@ class GtpEngine:
         self.time_control: Optional[ByoYomiClock] = None
         self.clocks: Dict[int, ByoYomiClock] = {}
         self.quit = False
+        # The player's stop count when the command now served was read (set by run): a
+        # stop since then (a quit read behind it) ends its search at once.
+        self._stops_seen: Optional[int] = None
         self.commands: Dict[str, Callable[[List[str]], str]] = {
             "protocol_version": lambda a: "2",
             "name": lambda a: NAME,
@@ -108,9 +121,30 @@ class GtpEngine:
         return f"={ident} {result}".rstrip(" ") + "\n\n"
 
     def run(self, inp: IO[str] = sys.stdin, out: IO[str] = sys.stdout) -> None:
-        """Serve commands until ``quit`` or end of input."""
-        try:
+        """Serve commands until ``quit`` or end of input.  Input is read on its own thread,
+        so that ``quit`` or the end of input (the controller is gone) stops a running
+        ``genmove`` at once instead of when its search ends: the move found so far is
+        answered, and so is every command read before the quit, without searching."""
+        # Each line travels with the player's stop count when it was read: a genmove is
+        # stopped by a quit (or end of input) read after it, even before its search began.
+        lines: "queue.Queue[Optional[Tuple[Optional[str], int]]]" = queue.Queue()
+
+        def reader() -> None:
             for raw in command_lines(inp):
+                stops = self.player.stops
+                if raw is not None and _is_quit(raw):
+                    self.player.stop()
+                lines.put((raw, stops))
+            self.player.stop()                  # end of input: nobody waits for answers
+            lines.put(None)
+
+        threading.Thread(target=reader, daemon=True, name="gtp-reader").start()
+        try:
+            while True:
+                item = lines.get()
+                if item is None:
+                    return
+                raw, self._stops_seen = item
                 reply = (f"? line longer than {MAX_LINE:,} characters\n\n" if raw is None
                          else self.handle(raw))
                 if reply is not None:
@@ -119,6 +153,7 @@ class GtpEngine:
                 if self.quit:
                     return
         finally:
+            self._stops_seen = None
             self.player.stop_pondering()
 
     # -- commands ----------------------------------------------------------------------------
@@ -192,9 +227,10 @@ class GtpEngine:
         elif clock is not None:
             # The player budgets from the clock itself (and may extend in unsettled spots);
             # a cap of its own (a level's) still holds.
-            move = self.player.search(self.board, clock=clock.clock()).best_move
+            move = self.player.search(self.board, clock=clock.clock(),
+                                      stops_seen=self._stops_seen).best_move
         else:
-            move = self.player.search(self.board).best_move
+            move = self.player.search(self.board, stops_seen=self._stops_seen).best_move
         if clock is not None:
             self.clocks[colour] = clock.after(time.monotonic() - started)
         self.board.push(move)

@@ -13,9 +13,11 @@ GREEN = "#2e7d32"
 
 
 def board_svg(board: "Board", last_move: Optional[int] = None, legal: bool = True,
-              size: int = 360, coordinates: bool = True) -> str:
+              size: int = 360, coordinates: bool = True,
+              best_move: Optional[int] = None) -> str:
     """An SVG document of ``board``: discs, optional coordinates, the legal moves of the side
-    to move as small dots, and ``last_move`` ringed in red."""
+    to move as small dots, ``last_move`` ringed in red and ``best_move`` (an analysis's
+    choice) ringed in blue."""
     margin = size // 16 if coordinates else 0
     cell = (size - 2 * margin) / 8.0
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
@@ -54,6 +56,9 @@ def board_svg(board: "Board", last_move: Optional[int] = None, legal: bool = Tru
         if last_move is not None and last_move != PASS and sq == last_move:
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.45:.1f}" fill="none" '
                        'stroke="red" stroke-width="2"/>')
+        if best_move is not None and best_move != PASS and sq == best_move:
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.38:.1f}" fill="none" '
+                       'stroke="#1565c0" stroke-width="3"/>')
     out.append("</svg>")
     return "\n".join(out)
 

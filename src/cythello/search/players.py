@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from ..book.store import Book, draw_book_move
 from ..core._board import Board
-from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
+from ..errors import InvalidBoardError, SettingsError
 from ..eval._patterns import PatternWeights
 from ..squares import PASS
 from . import _interruptible
@@ -35,6 +35,7 @@ from .results import (
 )
 from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights
 from .states import StopReason
+from .turns import Turns
 
 __all__ = [
     "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
@@ -281,9 +282,9 @@ class MCTSPlayer:
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._stops = 0                        # stop() calls so far (see search's stops_seen)
-        self._search_lock = threading.Lock()   # one search at a time per player
-        self._searching_thread: Optional[int] = None
         self._pondering: Optional[_Ponder] = None
+        # One user of the trees at a time (search, reset, ponder): the contract is turns'.
+        self._turns = Turns(self._end_pondering)
 
     @classmethod
     def preset(cls, name: str, *, on_progress: Optional[Callable[[SearchResult], None]] = None,
@@ -331,21 +332,13 @@ class MCTSPlayer:
 
     def reset(self) -> None:
         """Forget the tree kept for reuse (pondering ends first) and start the book's draws
-        again from the seed.  Refused
-        (:class:`PlayerBusyError`) while the player searches: the search still uses the
-        tree."""
-        self._check_not_searching("reset()")
-        self.stop_pondering()
-        if not self._search_lock.acquire(blocking=False):
-            raise PlayerBusyError("reset() while this player searches in another thread; "
-                                  "stop() it and wait for the search to return")
-        try:
+        again from the seed.  While the player searches in another thread it waits for the
+        search to return (:mod:`~cythello.search.turns`)."""
+        with self._turns.turn("reset()"):
             self._trees = []
             # A match resets its players before each game: with a seed, the book's draws
             # of a game then do not depend on the games before it.
             self._book_rng = random.Random(self.settings.seed)
-        finally:
-            self._search_lock.release()
 
     # -- pondering -------------------------------------------------------------------------
 
@@ -360,13 +353,11 @@ class MCTSPlayer:
         pondered either."""
         if not isinstance(board, Board):
             raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
-        self._check_not_searching("ponder()")
-        self.stop_pondering()
         s = self.settings
-        if (not s.reuse_tree or board.is_game_over()
-                or self._starts_with_solve(board, s.time_limit)):
-            return
-        with self._search_lock:
+        with self._turns.turn("ponder()"):
+            if (not s.reuse_tree or board.is_game_over()
+                    or self._starts_with_solve(board, s.time_limit)):
+                return
             self._prepare_trees(board)
             for tree in self._trees:
                 tree.clear_stop()
@@ -380,14 +371,15 @@ class MCTSPlayer:
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its threads
         (the tree stays for the next search)."""
+        if self._turns.mine:                # inside its own search: nothing ponders now
+            return
+        with self._turns.turn("stop_pondering()"):
+            pass                            # taking the turn ends pondering
+
+    def _end_pondering(self) -> None:
         job, self._pondering = self._pondering, None
         if job is not None:
             job.end()
-
-    def _check_not_searching(self, what: str) -> None:
-        if self._searching_thread == threading.get_ident():
-            raise PlayerBusyError(f"{what} was called from this player's own on_progress "
-                                  f"callback, inside its search; call it after the search")
 
     def __reduce__(self) -> Any:
         # Settings only: trees, the solver and locks belong to one process.
@@ -433,8 +425,9 @@ class MCTSPlayer:
         opening ``book`` the answer is a book move, at once and without a search
         (``stop_reason`` "book"; the moves are the book's, with their values);
         ``book=False`` searches anyway.  With ``stops_seen`` (:attr:`stops` read earlier), a
-        :meth:`stop` that came since ends this search at once.  Searches of one player from
-        several threads run one after another."""
+        :meth:`stop` that came since ends this search at once.  Calls from several threads
+        run one after another, and a search ends pondering first
+        (:mod:`~cythello.search.turns`)."""
         extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):
@@ -446,19 +439,13 @@ class MCTSPlayer:
                 iterations = self.settings.iterations     # a level's cap stays (or none)
             time_limit = budget if time_limit is None else min(time_limit, budget)
             extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
-        self._check_not_searching("search()")
-        self.stop_pondering()
-        if book and self.book is not None:
-            played = self._book_move(board)
-            if played is not None:
-                return played
-        with self._search_lock:
-            self._searching_thread = threading.get_ident()
-            try:
-                return self._search(board, iterations, time_limit, on_progress, extra, solve,
-                                    stops_seen)
-            finally:
-                self._searching_thread = None
+        with self._turns.turn("search()"):
+            if book and self.book is not None:
+                played = self._book_move(board)
+                if played is not None:
+                    return played
+            return self._search(board, iterations, time_limit, on_progress, extra, solve,
+                                stops_seen)
 
     def _search(
         self,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Tuple
 import numpy as np
 
 from ..core._board import Board
-from ..errors import InvalidBoardError, PlayerBusyError, SettingsError
+from ..errors import InvalidBoardError, SettingsError
 from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._endgame import Solver
@@ -45,6 +45,7 @@ from .settings import (
     check_fields,
 )
 from .states import StopReason
+from .turns import Turns
 
 if TYPE_CHECKING:      # Python 3.9's typing lacks it; annotations are not evaluated
     from typing_extensions import TypeGuard
@@ -250,7 +251,8 @@ class PUCTPlayer:
         self._forest = self.settings.forest(1)
         self._rng = np.random.default_rng(self.settings.seed)
         self._root: Optional[Board] = None      # the position the tree's root holds
-        self._lock = threading.Lock()           # one search at a time
+        # One user of the tree at a time (search, reset, ponder): the contract is turns'.
+        self._turns = Turns(self._end_pondering)
         self._stop = False
         self._solver = Solver()
         self._pace = SolverPace()               # the solver's speed, for endgame_by_time
@@ -273,11 +275,10 @@ class PUCTPlayer:
         return (_player, (self.evaluator, self.settings))
 
     def reset(self) -> None:
-        """Forget the tree (a new game); pondering ends."""
-        self.stop_pondering()
-        if self._lock.locked():
-            raise PlayerBusyError("reset() while the player searches")
-        self._root = None
+        """Forget the tree (a new game); pondering ends.  While the player searches in
+        another thread it waits for the search to return (:mod:`~cythello.search.turns`)."""
+        with self._turns.turn("reset()"):
+            self._root = None
 
     def stop(self) -> None:
         """End the running search at its next step, and pondering (from another thread)."""
@@ -303,22 +304,16 @@ class PUCTPlayer:
         finished game, it does nothing)."""
         if not isinstance(board, Board):
             raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
-        self.stop_pondering()
-        if not self.settings.reuse_tree or board.is_game_over():
-            return
-        if not self._lock.acquire(blocking=False):
-            raise PlayerBusyError("ponder() while the player searches")
-        try:
+        with self._turns.turn("ponder()"):
+            if not self.settings.reuse_tree or board.is_game_over():
+                return
             self._place_root(board)
-        except BaseException:
-            self._lock.release()
-            raise
-        end = threading.Event()
-        thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
-                                  args=(self._forest, self.evaluator, self.settings,
-                                        self._native, end, self._lock), daemon=True)
-        self._ponder[0] = (thread, end)
-        thread.start()
+            end = threading.Event()
+            thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
+                                      args=(self._forest, self.evaluator, self.settings,
+                                            self._native, end), daemon=True)
+            self._ponder[0] = (thread, end)
+            thread.start()
 
     @property
     def pondering(self) -> bool:
@@ -329,6 +324,12 @@ class PUCTPlayer:
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its thread
         (the tree stays for the next search)."""
+        if self._turns.mine:                # inside its own search: nothing ponders now
+            return
+        with self._turns.turn("stop_pondering()"):
+            pass                            # taking the turn ends pondering
+
+    def _end_pondering(self) -> None:
         _end_ponder(self._ponder)
 
     def choose_move(self, board: Board) -> int:
@@ -374,18 +375,14 @@ class PUCTPlayer:
             left = clock.budget(board.empties())
             budget = limits.simulations
             seconds = left if time_limit is None else min(time_limit, left)
-        self.stop_pondering()
-        if not self._lock.acquire(blocking=False):
-            raise PlayerBusyError("search() while the player searches (an evaluator that "
-                                  "calls its own player, or another thread?)")
-        self._stop = stops_seen is not None and stops_seen != self._stops
-        self._solver.clear_stop()
-        try:
-            return self._search(board, budget, seconds, solve, on_progress)
-        finally:
-            if self._forest.pending:      # interrupted between gathering and evaluating
-                self._forest.cancel()
-            self._lock.release()
+        with self._turns.turn("search()"):
+            self._stop = stops_seen is not None and stops_seen != self._stops
+            self._solver.clear_stop()
+            try:
+                return self._search(board, budget, seconds, solve, on_progress)
+            finally:
+                if self._forest.pending:      # interrupted between gathering and evaluating
+                    self._forest.cancel()
 
     def _search(self, board: Board, budget: Optional[int], seconds: Optional[float],
                 solve: bool, on_progress: Optional[Callable[[SearchResult], None]] = None
@@ -498,10 +495,10 @@ def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, nativ
 
 
 def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings,
-                 native: bool, end: threading.Event, lock: threading.Lock) -> None:
-    """A pondering thread: grow tree 0 until ``end`` is set, then release the player's
-    search ``lock`` (taken by :meth:`PUCTPlayer.ponder`).  It holds no reference to the
-    player, so a player dropped while it ponders is collected (and ends it)."""
+                 native: bool, end: threading.Event) -> None:
+    """A pondering thread: grow tree 0 until ``end`` is set (every turn of the player
+    sets it and waits for the thread first).  It holds no reference to the player, so a
+    player dropped while it ponders is collected (and ends it)."""
     try:
         call = 0
         while not end.is_set() and forest.root_visits(0) <= MAX_ROOT_VISITS - NATIVE_CHUNK:
@@ -512,7 +509,6 @@ def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings
     finally:
         if forest.pending:
             forest.cancel()
-        lock.release()
 
 
 def _end_ponder(slot: List[Optional[_PonderJob]]) -> None:

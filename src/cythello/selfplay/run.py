@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Unio
 
 import numpy as np
 
-from .._files import write_atomic
+from .._files import read_text, write_atomic
 from .._workers import MAX_TRIES, Workers, WorkersDied
 from ..errors import SettingsError
 from ..search.puct import Evaluate, check_batch_games
@@ -125,7 +125,7 @@ def _check_manifest(out: Path, manifest: Dict[str, Any]) -> None:
     path = out / MANIFEST
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
+            old = json.loads(read_text(path, "run manifest", ValueError, limit=1 << 20))
             if not isinstance(old, dict):
                 raise ValueError("not a JSON object")
         except (OSError, ValueError, RecursionError) as exc:

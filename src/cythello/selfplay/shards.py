@@ -13,7 +13,7 @@ from typing import Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
-from .._files import write_atomic
+from .._files import read_npz, write_atomic
 
 # The columns of a shard, their dtypes and meaning (the documented schema).
 SCHEMA: Dict[str, "tuple[str, str]"] = {
@@ -58,11 +58,7 @@ def write_shard(path: Path, columns: Dict[str, np.ndarray]) -> None:
 
 def read_shard(path: Path) -> Dict[str, np.ndarray]:
     """The columns of one shard, checked against the schema."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            columns = {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise ShardError(f"cannot read shard {path}: {exc}") from None
+    columns = read_npz(path, "shard", ShardError)
     missing = [name for name in SCHEMA if name not in columns]
     if missing:
         raise ShardError(f"shard {path} lacks columns {missing}")

@@ -39,6 +39,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from .._files import read_npz
 from ..errors import SettingsError
 from ..eval import PatternWeights, patterns
 from ..eval.weights import load_weights, save_weights, unpack
@@ -125,8 +126,7 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
         started = time.monotonic()
         method = "exact" if top <= config.exact_empties else f"search depth {config.depth}"
         if cache.exists():
-            with np.load(cache) as c:
-                labels = c["labels"]
+            labels = _cached(cache, ("labels",))["labels"]
         elif top <= config.exact_empties:
             labels = _exact_with_memory(s_own, s_opp, workers, workdir / f"exact-stage{s:02d}.npz")
         else:
@@ -154,6 +154,16 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
     return packed, stats
 
 
+def _cached(path: Path, names: "tuple[str, ...]") -> Dict[str, np.ndarray]:
+    """The arrays of a work directory's cache file, read as every file is (bounded, no
+    pickles); a damaged cache names itself and how to start afresh."""
+    arrays = read_npz(path, "training cache", SettingsError)
+    if any(name not in arrays for name in names):
+        raise SettingsError(f"training cache {path} lacks {', '.join(names)}; delete it to "
+                            "compute it again")
+    return arrays
+
+
 def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
                        memory: Path) -> np.ndarray:
     """Exact scores, solving only positions no earlier round solved (an exact score does
@@ -162,8 +172,8 @@ def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
     known_own = known_opp = np.zeros(0, np.uint64)
     known = np.zeros(0)
     if memory.exists():
-        with np.load(memory) as m:
-            known_own, known_opp, known = m["own"], m["opp"], m["labels"]
+        m = _cached(memory, ("own", "opp", "labels"))
+        known_own, known_opp, known = m["own"], m["opp"], m["labels"]
     labels = np.full(len(own), np.nan)
     if len(known):
         keys = np.stack([known_own, known_opp], axis=1).view([("p", "<u8"), ("o", "<u8")]).ravel()

@@ -1,0 +1,62 @@
+"""The concurrency contract every searching player keeps (:class:`~cythello.MCTSPlayer`,
+:class:`~cythello.PUCTPlayer`), in one place.
+
+A player owns one search tree, which one thing at a time may use: a search, a reset, or
+the start of pondering.  So:
+
+- ``search()``, ``choose_move()``, ``ponder()``, ``reset()`` and ``stop_pondering()``
+  called from several threads **wait their turn** and run one after another; none is
+  refused because another is running.
+- Each of them first **ends pondering** (and waits for its threads) and takes its place:
+  pondering never runs beside a search, and a ``ponder()`` called from another thread
+  while a search runs starts when that search has returned.
+- ``stop()`` never waits: from any thread it ends the running search soon (which returns
+  what it has) and pondering.  A search that is still waiting its turn is not stopped by
+  it, unless it was given ``stops_seen`` (the player's ``stops`` read before the stop).
+- A call from **inside the player's own search** (its ``on_progress`` callback, its
+  evaluator) raises :class:`~cythello.errors.PlayerBusyError`: waiting for the turn
+  there would wait for ever.
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
+
+from ..errors import PlayerBusyError
+
+
+class Turns:
+    """The turn to use one player's tree.  ``end_pondering`` stops the player's pondering
+    (if any) and waits for it; it is called at the start of every turn."""
+
+    def __init__(self, end_pondering: Callable[[], None]) -> None:
+        self._lock = threading.Lock()
+        self._owner: Optional[int] = None       # the thread whose turn it is
+        self._end_pondering = end_pondering
+
+    @property
+    def mine(self) -> bool:
+        """Whether the calling thread holds the turn (is inside the player's search)."""
+        return self._owner == threading.get_ident()
+
+    @property
+    def taken(self) -> bool:
+        """Whether some thread holds the turn now."""
+        return self._owner is not None
+
+    @contextmanager
+    def turn(self, what: str) -> Iterator[None]:
+        """Wait for the turn, end pondering, and hold the turn for the ``with`` block.
+        ``what`` names the call for the error raised when its own search calls it."""
+        if self.mine:
+            raise PlayerBusyError(
+                f"{what} was called from inside this player's own search (its on_progress "
+                "callback or its evaluator); call it after the search returns")
+        with self._lock:
+            self._owner = threading.get_ident()
+            try:
+                self._end_pondering()
+                yield
+            finally:
+                self._owner = None

@@ -1,0 +1,225 @@
+"""One contract, checked against every searching player (UCT and PUCT), as scikit-learn's
+estimator checks run one suite against every estimator: threads and pondering
+(:mod:`cythello.search.turns`), stops, re-entrance, pickling, bad arguments.  Each
+search's own behaviour lives in test_mcts.py and test_puct.py."""
+import gc
+import pickle
+import threading
+import time
+
+import pytest
+
+import cythello as cy
+from cythello import Board
+from cythello.errors import PlayerBusyError, SettingsError
+from cythello.nn import PatternEvaluator
+
+MIDGAME = Board.from_transcript("c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2")   # out of the book
+PONDER_THREADS = ("cythello-ponder", "cythello-puct-ponder")
+
+
+def make(kind, **settings):
+    """A player of ``kind`` with ``settings`` (``budget`` is the iteration or simulation
+    count of each)."""
+    budget = settings.pop("budget", None)
+    if kind == "uct":
+        if budget is not None:
+            settings["iterations"] = budget
+        return cy.MCTSPlayer(**settings)
+    if budget is not None:
+        settings["simulations"] = budget
+    return cy.PUCTPlayer(PatternEvaluator(), **settings)
+
+
+@pytest.fixture(params=["uct", "puct"])
+def kind(request):
+    return request.param
+
+
+def ponder_threads():
+    return [t for t in threading.enumerate() if t.name in PONDER_THREADS and t.is_alive()]
+
+
+def wait_for(condition, what, limit=60.0):
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {limit} s for {what}"
+        time.sleep(0.005)
+
+
+def check_result(board, result):
+    assert result.best_move in board.legal_moves
+    assert 0.0 <= result.win_rate <= 1.0
+    assert sum(m.visits for m in result.moves) <= max(result.iterations, 1) + 2_000_000
+
+
+# -- pondering -----------------------------------------------------------------------------------
+
+def test_pondering_ends_with_reset_stop_and_the_player(kind):
+    board = Board.from_transcript("f5d6c3")
+    player = make(kind, budget=200, seed=3)
+    player.ponder(board)
+    assert player.pondering
+    player.reset()                                  # ends it, then forgets the tree
+    assert not player.pondering and not ponder_threads()
+    player.ponder(board)
+    stopper = threading.Thread(target=player.stop)
+    stopper.start()
+    stopper.join()
+    wait_for(lambda p=player: not p.pondering, "stop() from another thread")
+    player.stop_pondering()                         # nothing left to end: no error
+    player.ponder(board)
+    assert ponder_threads()
+    del player
+    gc.collect()
+    wait_for(lambda: not ponder_threads(), "the threads of a dropped player to end")
+    # Nothing to ponder without tree reuse or in a finished game.
+    quiet = make(kind, budget=100, reuse_tree=False)
+    quiet.ponder(board)
+    assert not quiet.pondering
+    with pytest.raises(TypeError):
+        quiet.ponder("f5d6")
+
+
+def test_ponder_and_search_from_two_threads_take_turns(kind):
+    """ponder() on one thread and search() on another, started together, many times: no
+    call is refused, pondering never runs beside a search (a search ends it), and the
+    player is sound after (0.3.0: PlayerBusyError 135 times in 174)."""
+    player = make(kind, budget=60, seed=1)
+    failures = []
+    for _ in range(40):
+        start = threading.Barrier(2)
+
+        def ponder(start=start):
+            start.wait()
+            try:
+                player.ponder(MIDGAME)
+            except Exception as exc:            # noqa: BLE001 - collected for the assert
+                failures.append(exc)
+
+        other = threading.Thread(target=ponder)
+        other.start()
+        start.wait()
+        result = player.search(MIDGAME, book=False)
+        other.join()
+        check_result(MIDGAME, result)
+    assert failures == []
+    player.stop_pondering()
+    assert not player.pondering and not ponder_threads()
+    check_result(MIDGAME, player.search(MIDGAME))
+    if kind == "puct":
+        assert player._forest.check_tree(0) == []
+
+
+def test_searches_from_several_threads_run_one_after_another(kind):
+    player = make(kind, budget=150, seed=2)
+    results, failures = [], []
+    start = threading.Barrier(4)
+
+    def search():
+        start.wait()
+        try:
+            results.append(player.search(MIDGAME))
+        except Exception as exc:                # noqa: BLE001
+            failures.append(exc)
+
+    workers = [threading.Thread(target=search) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+    assert failures == [] and len(results) == 4
+    for result in results:
+        check_result(MIDGAME, result)
+
+
+def test_reset_and_ponder_wait_for_a_running_search(kind):
+    player = make(kind, time_limit=60, seed=1, progress_interval=0.01)
+    searching = threading.Event()
+    found = []
+    worker = threading.Thread(target=lambda: found.append(player.search(
+        MIDGAME, on_progress=lambda r: searching.set())))
+    worker.start()
+    assert searching.wait(30)
+    waiting = [threading.Thread(target=player.reset),
+               threading.Thread(target=player.ponder, args=(MIDGAME,))]
+    try:
+        for w in waiting:
+            w.start()
+        time.sleep(0.2)
+        assert all(w.is_alive() for w in waiting)       # queued behind the search
+        assert worker.is_alive()                        # which they did not disturb
+    finally:
+        player.stop()
+        worker.join(30)
+        for w in waiting:
+            w.join(30)
+    assert not worker.is_alive() and not any(w.is_alive() for w in waiting)
+    assert found and found[0].stop_reason == "stopped"
+    player.stop_pondering()
+    check_result(MIDGAME, player.search(MIDGAME, time_limit=0.05))
+
+
+def test_a_call_from_inside_its_own_search_is_refused(kind):
+    player = make(kind, time_limit=0.3, seed=1, progress_interval=0.01)
+    for call in (lambda: player.search(MIDGAME, iterations=10), player.reset,
+                 lambda: player.ponder(MIDGAME)):
+        def progress(_snapshot, call=call):
+            call()
+        with pytest.raises(PlayerBusyError, match="inside this player's own search"):
+            player.search(MIDGAME, on_progress=progress)
+    check_result(MIDGAME, player.search(MIDGAME, iterations=50))    # still usable
+
+
+# -- stops ---------------------------------------------------------------------------------------
+
+def test_stop_from_another_thread_ends_a_search(kind):
+    player = make(kind, time_limit=60, seed=1, progress_interval=0.01)
+    searching = threading.Event()
+    found = []
+    worker = threading.Thread(target=lambda: found.append(player.search(
+        MIDGAME, on_progress=lambda r: searching.set())))
+    worker.start()
+    assert searching.wait(30)
+    player.stop()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert found[0].stop_reason == "stopped"
+    check_result(MIDGAME, found[0])
+
+
+def test_a_stop_seen_before_the_search_ends_it_at_once(kind):
+    player = make(kind, time_limit=60, seed=1)
+    seen = player.stops
+    player.stop()
+    result = player.search(MIDGAME, stops_seen=seen)
+    assert result.stop_reason == "stopped"
+    assert result.best_move in MIDGAME.legal_moves
+    # A stop is for the search running (or told of it): the next one runs in full.
+    assert player.search(MIDGAME, iterations=40).stop_reason == "iterations"
+
+
+# -- pickling and arguments ----------------------------------------------------------------------
+
+def test_a_player_pickles_to_a_worker_with_its_settings(kind):
+    player = make(kind, budget=80, seed=5)
+    player.search(MIDGAME)
+    copy = pickle.loads(pickle.dumps(player))
+    assert type(copy) is type(player) and copy.settings == player.settings
+    check_result(MIDGAME, copy.search(MIDGAME))
+
+
+def test_bad_arguments_are_clear_errors(kind):
+    player = make(kind, budget=50)
+    with pytest.raises(TypeError):
+        player.search("f5d6")
+    with pytest.raises(SettingsError):
+        player.search(MIDGAME, iterations=0)
+    with pytest.raises(SettingsError):
+        player.search(MIDGAME, time_limit=-1)
+    finished = Board()
+    while not finished.is_game_over():
+        finished.push(min(finished.legal_moves))
+    with pytest.raises(ValueError, match="game is over"):
+        player.search(finished)
+    assert player.search(MIDGAME).best_move in MIDGAME.legal_moves      # still usable
