@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,20 @@ def read_perft_table():
             depth, count, _bik = line.split()
             table[int(depth)] = int(count)
     return table
+
+
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:                     # the property tests skip without it
+    _hypothesis_settings = None
+else:
+    # "ci": the same examples every run (a failure reproduces), few enough for each push;
+    # "nightly": many more, for a scheduled or manual run.  HYPOTHESIS_PROFILE picks one.
+    _hypothesis_settings.register_profile("ci", derandomize=True, max_examples=60,
+                                          deadline=None, print_blob=True)
+    _hypothesis_settings.register_profile("nightly", max_examples=2000, deadline=None,
+                                          print_blob=True)
+    _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config):

@@ -354,7 +354,7 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
     pictures = sorted((tmp_path / "pictures").glob("game-*.svg"))
     assert [p.name for p in pictures] == ["game-001.svg", "game-002.svg"]
     assert all(ET.fromstring(p.read_text()).tag.endswith("svg") for p in pictures)
-    nboard = f"nboard:{PY} -m cythello nboard"
+    nboard = f"nboard:{PY} -m cythello nboard --iterations 100"
     out = run_cli(["match", "easy", nboard, "--games", "1", "--seed", "2"])
     assert out.returncode == 0, out.stderr
     assert "easy against nboard" in out.stdout and "from easy's side" in out.stdout

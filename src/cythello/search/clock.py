@@ -49,6 +49,11 @@ class Clock:
         """The most seconds any one move may take: a third of the usable time."""
         return max(MIN_MOVE_TIME, min(self._usable() / 3, MAX_MOVE_TIME))
 
+    def extension(self, limit: float, factor: float) -> float:
+        """The seconds a search given ``limit`` may add in an unsettled position, at most
+        ``factor`` limits more: never past :meth:`most`."""
+        return max(0.0, min(factor * limit, self.most() - limit))
+
     def _usable(self) -> float:
         reserve = min(1.0, 0.05 * self.time_left)
         return max(0.0, self.time_left - reserve)

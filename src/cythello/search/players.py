@@ -438,7 +438,7 @@ class MCTSPlayer:
             if iterations is None and time_limit is None:
                 iterations = self.settings.iterations     # a level's cap stays (or none)
             time_limit = budget if time_limit is None else min(time_limit, budget)
-            extra = min(self.settings.time_extension * time_limit, clock.most() - time_limit)
+            extra = clock.extension(time_limit, self.settings.time_extension)
         with self._turns.turn("search()"):
             if book and self.book is not None:
                 played = self._book_move(board)
