@@ -128,6 +128,7 @@ class NBoardDriver:
         while not board.is_game_over():
             if board.must_pass():
                 board.push(cy.PASS)
+                self.e.send("move PA")                  # as a GUI passes for the side
                 continue
             if self.rng.random() < 0.3:
                 self.e.send(f"hint {self.rng.choice([1, 2, 4])}")
@@ -216,8 +217,10 @@ def main() -> int:
     except Exception as exc:                # noqa: BLE001 - reported, then the engines close
         nboard.errors.append(f"driver: {type(exc).__name__}: {exc}")
     quits = {"nboard": nboard.close("quit"), "gtp": gtp.close("quit")}
-    pongs = sorted(nb.pongs)
+    # The first ping waits for the engine to start (imports, weights, book): apart.
+    startup, pongs = nb.pongs[0], sorted(nb.pongs[1:])
     print()
+    print(f"nboard answered its first ping {startup * 1000:.0f} ms after it started")
     print(f"nboard: {nb.counts}")
     print(f"gtp: {gt.counts}")
     print(f"ping to pong over {len(pongs)} pings: median {pongs[len(pongs) // 2] * 1000:.0f} ms, "

@@ -26,7 +26,7 @@ from cythello.errors import BookError  # noqa: E402
 from cythello.eval.weights import read_weights  # noqa: E402
 from cythello.protocols.gtp import GtpEngine  # noqa: E402
 from cythello.protocols.nboard import NBoardEngine  # noqa: E402
-from cythello.records.ggf import GgfGame, iter_games, parse_game  # noqa: E402
+from cythello.records.ggf import GgfGame, iter_games, parse_game, read_ggf  # noqa: E402
 from cythello.records.obf import ObfPosition, parse_obf_line, read_obf  # noqa: E402
 from cythello.records.position import board_from_text  # noqa: E402
 from cythello.search.puct import PUCTSettings  # noqa: E402
@@ -180,6 +180,7 @@ def test_file_readers_give_a_value_or_a_clear_error(tmp_path, data, cut, flip):
     _clear_or_value(Book.load, path)
     _clear_or_value(read_weights, path)
     _clear_or_value(lambda p: list(read_obf(p)), path)
+    _clear_or_value(read_ggf, str(path))
     _clear_or_value(read_openings, str(path))
     _clear_or_value(read_shard, path, errors=(ShardError,) + CLEAR)
     # A real book, cut short or with one byte changed: the checksum or the checks refuse it.

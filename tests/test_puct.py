@@ -3,6 +3,7 @@ invariants and perspective, the evaluator contract, and self-play with an evalua
 import math
 import random
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -231,6 +232,39 @@ def test_an_evaluator_that_searches_its_own_player_is_refused():
     player = cy.PUCTPlayer(reentrant, simulations=10)
     with pytest.raises(PlayerBusyError):
         player.search(cy.Board())
+    assert player._forest.check_tree(0) == []
+
+
+def test_an_evaluator_that_calls_its_player_while_pondering_is_refused_not_stuck():
+    """From the pondering thread the call would wait for the turn, whose holder waits for
+    that thread: it is refused instead, pondering ends, and the player goes on."""
+    player = None
+    hostile = threading.Event()
+    refused = []
+
+    def evaluator(planes, legal):
+        if hostile.is_set():
+            try:
+                player.reset()
+            except PlayerBusyError as exc:
+                refused.append(exc)
+                raise
+        return uniform_evaluator(planes, legal)
+
+    player = cy.PUCTPlayer(evaluator, simulations=50, seed=1)
+    board = cy.Board.from_transcript("f5d6c3")
+    player.search(board)
+    hostile.set()
+    player.ponder(board)
+    deadline = time.monotonic() + 60
+    while player.pondering and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not player.pondering and refused
+    hostile.clear()
+    worker = threading.Thread(target=player.search, args=(board,))
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive()
     assert player._forest.check_tree(0) == []
 
 

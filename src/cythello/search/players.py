@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import functools
-import math
 import random
 import threading
 import time
@@ -25,6 +24,7 @@ from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
+from .presets import CLASSIC, PRESETS
 from .results import (
     MoveStats,
     RootMove,
@@ -42,7 +42,6 @@ __all__ = [
     "PRESETS", "CLASSIC", "NODE_BYTES",
 ]
 
-SQRT2 = math.sqrt(2.0)
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 SHORT_RUN = 20_000                     # iterations: a few ms, run without a helper thread
 # A search whose runner-up has this share of the best move's visits is unsettled: time
@@ -52,37 +51,6 @@ UNSETTLED_RATIO = 0.5
 # The reasons a tree's run ends without more time helping it.
 FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
             StopReason.DECIDED)
-
-# The difficulty presets.  Each level beats the one below it clearly
-# (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
-# (evaluated leaves, implicit minimax backups, exploration 0.6, no progressive bias: the
-# settings that won their equal-time matches, listed in the README; c = 0.6 beat 0.1.0's
-# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets, and held level at
-# 4 s, +21 +- 68: README) and solve exactly from
-# as many empties as the exact solver finishes well inside their budget on self-play
-# positions (benchmarks/bench_endgame.py --by-empties); the expert, limited by time,
-# from as many as its time affords (endgame_by_time: 22 at 1 s a move, 23-24 at 4-5 s;
-# results kept as often as with a fixed 22 at 0.25, 1 and 4 s, exact scores from further
-# out: README).
-_WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
-                                       "minimax_weight": 0.7, "exploration": 0.6}
-# Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
-# UCB1 with c = sqrt(2), no evaluation, no exact solver.  Not a difficulty level but the
-# way to ask for the classic algorithm (MCTSPlayer.preset("classic"), mcts:preset=classic);
-# self-play players start from it, so that its data stay as they were.
-CLASSIC: Dict[str, object] = {"exploration": SQRT2, "rollout": "heuristic", "eval_weights": None,
-                              "leaf_eval": 0.0, "minimax_weight": 0.0, "endgame_empties": 0}
-PRESETS: Dict[str, Dict[str, object]] = {
-    "easy": {**CLASSIC, "iterations": 200, "exploration": 2.0, "rollout": "random"},
-    "medium": {"iterations": 1_000, "endgame_empties": 12, **_WITH_EVALUATION},
-    "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
-    # The expert is limited by time alone: a game clock or a long analysis gets all of
-    # the time it gives (an iteration cap of 5 M cut a 30-minute game's moves at ~10 s).
-    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
-               **_WITH_EVALUATION},
-    "classic": CLASSIC,
-}
-
 
 class Player(Protocol):
     """Anything that picks a move for a board: a square 0-63 or ``PASS``."""

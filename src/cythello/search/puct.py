@@ -15,7 +15,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Set, Tuple
 
 import numpy as np
 
@@ -311,7 +311,8 @@ class PUCTPlayer:
             end = threading.Event()
             thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
                                       args=(self._forest, self.evaluator, self.settings,
-                                            self._native, end), daemon=True)
+                                            self._native, end,
+                                            self._turns.pondering_threads), daemon=True)
             self._ponder[0] = (thread, end)
             thread.start()
 
@@ -495,10 +496,14 @@ def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, nativ
 
 
 def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings,
-                 native: bool, end: threading.Event) -> None:
+                 native: bool, end: threading.Event, inside: Set[int]) -> None:
     """A pondering thread: grow tree 0 until ``end`` is set (every turn of the player
-    sets it and waits for the thread first).  It holds no reference to the player, so a
-    player dropped while it ponders is collected (and ends it)."""
+    sets it and waits for the thread first).  It counts itself ``inside`` the player's
+    work while it runs (an evaluator that calls the player from here is refused, as from
+    a search).  It holds no reference to the player, so a player dropped while it ponders
+    is collected (and ends it)."""
+    me = threading.get_ident()
+    inside.add(me)
     try:
         call = 0
         while not end.is_set() and forest.root_visits(0) <= MAX_ROOT_VISITS - NATIVE_CHUNK:
@@ -509,6 +514,7 @@ def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings
     finally:
         if forest.pending:
             forest.cancel()
+        inside.discard(me)
 
 
 def _end_ponder(slot: List[Optional[_PonderJob]]) -> None:

@@ -24,6 +24,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, TypeVar
 from ..errors import SettingsError
 from ._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
 from ._transpositions import TABLE_BYTES_PER_NODE
+from .presets import PRESETS
 from .states import Rollout
 
 MAX_ITERATIONS = 10**12
@@ -290,7 +291,6 @@ class SearchSettings(SettingsType):
     def preset(cls, name: str, **overrides: Any) -> SearchSettings:
         """A preset's settings (the levels ``easy``, ``medium``, ``hard``, ``expert``, or
         ``classic``: plain UCT with playouts), with ``overrides``."""
-        from .players import PRESETS
         if name not in PRESETS:
             raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
         return cls(**{**PRESETS[name], **overrides})

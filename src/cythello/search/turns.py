@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Set
 
 from ..errors import PlayerBusyError
 
@@ -34,11 +34,18 @@ class Turns:
         self._lock = threading.Lock()
         self._owner: Optional[int] = None       # the thread whose turn it is
         self._end_pondering = end_pondering
+        # The player's pondering threads, which add themselves: an evaluator called there
+        # is inside the player's work too (waiting for the turn there would wait for a
+        # turn-holder that waits for that very thread).  A plain set, so that a pondering
+        # thread can hold it without holding the player.
+        self.pondering_threads: Set[int] = set()
 
     @property
     def mine(self) -> bool:
-        """Whether the calling thread holds the turn (is inside the player's search)."""
-        return self._owner == threading.get_ident()
+        """Whether the calling thread is inside the player's own work: holds the turn (a
+        search) or is one of its pondering threads."""
+        me = threading.get_ident()
+        return self._owner == me or me in self.pondering_threads
 
     @property
     def taken(self) -> bool:

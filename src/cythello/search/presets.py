@@ -1,0 +1,43 @@
+"""The players' presets: the difficulty levels and the classic algorithm, as settings.
+
+Data only (no import of a player or of the settings type), so that the settings, the
+players and the command line all read them from here.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict
+
+__all__ = ["PRESETS", "CLASSIC"]
+
+SQRT2 = math.sqrt(2.0)
+
+# The difficulty presets.  Each level beats the one below it clearly
+# (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
+# (evaluated leaves, implicit minimax backups, exploration 0.6, no progressive bias: the
+# settings that won their equal-time matches, listed in the README; c = 0.6 beat 0.1.0's
+# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets, and held level at
+# 4 s, +21 +- 68: README) and solve exactly from
+# as many empties as the exact solver finishes well inside their budget on self-play
+# positions (benchmarks/bench_endgame.py --by-empties); the expert, limited by time,
+# from as many as its time affords (endgame_by_time: 22 at 1 s a move, 23-24 at 4-5 s;
+# results kept as often as with a fixed 22 at 0.25, 1 and 4 s, exact scores from further
+# out: README).
+_WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
+                                       "minimax_weight": 0.7, "exploration": 0.6}
+# Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
+# UCB1 with c = sqrt(2), no evaluation, no exact solver.  Not a difficulty level but the
+# way to ask for the classic algorithm (MCTSPlayer.preset("classic"), mcts:preset=classic);
+# self-play players start from it, so that its data stay as they were.
+CLASSIC: Dict[str, object] = {"exploration": SQRT2, "rollout": "heuristic", "eval_weights": None,
+                              "leaf_eval": 0.0, "minimax_weight": 0.0, "endgame_empties": 0}
+PRESETS: Dict[str, Dict[str, object]] = {
+    "easy": {**CLASSIC, "iterations": 200, "exploration": 2.0, "rollout": "random"},
+    "medium": {"iterations": 1_000, "endgame_empties": 12, **_WITH_EVALUATION},
+    "hard": {"iterations": 20_000, "endgame_empties": 18, **_WITH_EVALUATION},
+    # The expert is limited by time alone: a game clock or a long analysis gets all of
+    # the time it gives (an iteration cap of 5 M cut a 30-minute game's moves at ~10 s).
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
+               **_WITH_EVALUATION},
+    "classic": CLASSIC,
+}
