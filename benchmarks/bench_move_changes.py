@@ -12,7 +12,7 @@ import argparse
 import random
 
 import cythello as cy
-from cythello.cli.common import make_player
+from cythello.players import make_player
 
 
 def positions(count, seed):

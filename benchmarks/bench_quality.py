@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import cythello as cy
-from cythello.cli.common import make_player
+from cythello.players import make_player
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 SUITES = [("#1-19", "fforum-1-19.obf"), ("#20-39", "fforum-20-39.obf"),

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import cythello as cy
-from cythello.cli.common import make_player
+from cythello.players import make_player
 from cythello.search._endgame import Solver
 
 DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"

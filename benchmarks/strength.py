@@ -25,8 +25,8 @@ import sys
 import time
 
 import cythello as cy
-from cythello.cli.common import make_player
 from cythello.match import random_openings, run_match
+from cythello.players import make_player
 from cythello.search._mcts import _shared_tuning
 from cythello.search.clock import parse_clock
 

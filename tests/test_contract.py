@@ -133,7 +133,9 @@ def test_searches_from_several_threads_run_one_after_another(kind):
         check_result(MIDGAME, result)
 
 
-def test_reset_and_ponder_wait_for_a_running_search(kind):
+def long_search(kind):
+    """A player searching MIDGAME for a minute in another thread, once it has begun: the
+    player, the thread, and the list its result will be put in."""
     player = make(kind, time_limit=60, seed=1, progress_interval=0.01)
     searching = threading.Event()
     found = []
@@ -141,6 +143,11 @@ def test_reset_and_ponder_wait_for_a_running_search(kind):
         MIDGAME, on_progress=lambda r: searching.set())))
     worker.start()
     assert searching.wait(30)
+    return player, worker, found
+
+
+def test_reset_and_ponder_wait_for_a_running_search(kind):
+    player, worker, found = long_search(kind)
     waiting = [threading.Thread(target=player.reset),
                threading.Thread(target=player.ponder, args=(MIDGAME,))]
     try:
@@ -174,13 +181,7 @@ def test_a_call_from_inside_its_own_search_is_refused(kind):
 # -- stops ---------------------------------------------------------------------------------------
 
 def test_stop_from_another_thread_ends_a_search(kind):
-    player = make(kind, time_limit=60, seed=1, progress_interval=0.01)
-    searching = threading.Event()
-    found = []
-    worker = threading.Thread(target=lambda: found.append(player.search(
-        MIDGAME, on_progress=lambda r: searching.set())))
-    worker.start()
-    assert searching.wait(30)
+    player, worker, found = long_search(kind)
     player.stop()
     worker.join(30)
     assert not worker.is_alive()

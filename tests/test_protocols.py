@@ -503,7 +503,7 @@ def test_nboard_ping_stops_analyze():
 
 
 def test_make_player_specs():
-    from cythello.cli.common import make_player
+    from cythello.players import make_player
     p = make_player("mcts:iterations=300,rollout=random,endgame_empties=10,progressive_bias=2,"
                     "time=1.5,max_nodes=none").settings
     assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit,
@@ -533,7 +533,7 @@ def test_every_search_setting_can_be_given_in_a_spec():
     is documented and readable from text."""
     import dataclasses
 
-    from cythello.cli.common import make_player
+    from cythello.players import make_player
     from cythello.search.settings import SearchSettings, parse_setting, settings_table
     table = settings_table()
     samples = {"rollout": "random", "parallel": "root", "eval_weights": "default",

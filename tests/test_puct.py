@@ -10,9 +10,9 @@ import pytest
 
 import cythello as cy
 from cythello import selfplay
-from cythello.cli.common import make_player
 from cythello.errors import EvaluatorError, PlayerBusyError, SettingsError
 from cythello.nn import PatternEvaluator, uniform_evaluator
+from cythello.players import make_player
 from cythello.search.puct import PUCTSettings
 
 

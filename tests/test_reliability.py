@@ -219,3 +219,27 @@ def test_an_unwritable_output_is_refused_before_the_work(tmp_path):
         assert out.returncode == 2
         assert len(out.stderr.strip().splitlines()) == 1 and "cannot write SVG" in out.stderr
     assert list(tmp_path.iterdir()) == []              # nothing left behind
+
+
+def test_gtp_command_line_limits_win_over_the_controllers_clock():
+    """``cythello gtp --iterations N`` (or ``--time``) wins over ``time_settings``, as its
+    help says; the clock still caps it.  (It used to search the clock's whole budget.)"""
+    from cythello.protocols.gtp import GtpEngine
+    from cythello.search.clock import Clock
+
+    class Recording(cy.MCTSPlayer):
+        def search(self, board, **kwargs):
+            self.calls.append(kwargs)
+            return super().search(board, **kwargs)
+
+    for limits, expected in (((40, None), (40, None)), ((None, 0.05), (None, 0.05)),
+                             (None, (None, None))):
+        player = Recording(iterations=40, seed=1, book=None)
+        player.calls = []
+        engine = GtpEngine(player, limits=limits)
+        assert engine.handle("time_settings 300 0 0") == "=\n\n"
+        reply = engine.handle("genmove b")
+        assert reply.startswith("= ")
+        call = player.calls[-1]
+        assert isinstance(call["clock"], Clock)
+        assert (call.get("iterations"), call.get("time_limit")) == expected

@@ -53,6 +53,7 @@ from .eval import evaluate  # noqa: E402
 from .search.analysis import MoveReview, analyse_game  # noqa: E402
 from .search.puct import PUCTPlayer, PUCTSettings  # noqa: E402
 from . import nn  # noqa: E402
+from .players import make_player  # noqa: E402
 
 __all__ = [
     "__version__", "build_info",
@@ -60,7 +61,7 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
-    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "nn",
+    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "nn", "make_player",
     "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",

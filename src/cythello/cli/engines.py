@@ -20,7 +20,10 @@ def cmd_nboard(args: argparse.Namespace) -> int:
 def cmd_gtp(args: argparse.Namespace) -> int:
     """``cythello gtp``: serve GTP."""
     from ..protocols.gtp import GtpEngine
-    GtpEngine(engine_player(args), ponder=args.ponder).run(sys.stdin, sys.stdout)
+    own_limits = args.iterations is not None or args.time_limit is not None
+    GtpEngine(engine_player(args), ponder=args.ponder,
+              limits=(args.iterations, args.time_limit) if own_limits else None
+              ).run(sys.stdin, sys.stdout)
     return 0
 
 

@@ -9,9 +9,10 @@ from .._files import read_text
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..match import MatchResult, random_openings, round_robin, run_match
+from ..players import SPEC_HELP, make_player
 from ..records.ggf import GgfGame, write_ggf
 from ..records.position import board_from_text
-from .common import check_output, make_player, say, write_output
+from .common import check_output, say, write_output
 
 
 def read_openings(path: str) -> List[Board]:
@@ -96,19 +97,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-PLAYERS_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
-                "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
-                "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
-                "alphabeta:depth=N, "
-                "gtp:COMMAND or nboard:COMMAND (an external engine)")
-
-
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("match", help="engine against engine",
                        description="Games with alternating colours between two players; each "
                                    "pair of games shares an opening when --openings are "
                                    "given.  The score is the first player's.")
-    p.add_argument("first", help="the first player: " + PLAYERS_HELP)
+    p.add_argument("first", help="the first player: " + SPEC_HELP)
     p.add_argument("second", help="the second player (same forms)")
     p.add_argument("--games", "-g", type=int, default=10,
                    help="number of games (default: %(default)s; colours alternate)")
@@ -155,7 +149,7 @@ def add_tournament_parser(sub: Any) -> None:
                        description="Every player against every other, with paired random "
                                    "4-ply openings (or --openings); prints a crosstable and "
                                    "Elo ratings from a Bradley-Terry fit.")
-    p.add_argument("players", nargs="+", help="two or more players: " + PLAYERS_HELP)
+    p.add_argument("players", nargs="+", help="two or more players: " + SPEC_HELP)
     p.add_argument("--games", "-g", type=int, default=10,
                    help="games per pair (default: %(default)s)")
     p.add_argument("--openings", help="file of start positions, each used for a pair of games")

@@ -56,8 +56,13 @@ def clean_line(raw: str) -> str:
 class GtpEngine:
     """One GTP session.  ``handle(line)`` returns the full reply (or None for no command)."""
 
-    def __init__(self, player: Optional[EnginePlayer] = None, ponder: bool = False) -> None:
+    def __init__(self, player: Optional[EnginePlayer] = None, ponder: bool = False,
+                 limits: Optional[Tuple[Optional[int], Optional[float]]] = None) -> None:
         self.player = player or MCTSPlayer(rollout="heuristic")
+        # The command line's (iterations, seconds), which win over the controller's clock
+        # (the clock still caps them, so the engine never loses on time); None: the clock
+        # gives the time, the player's own iteration cap (a level's) stays.
+        self.limits = limits
         # Think on the opponent's time: after each genmove, until the next command that
         # searches (MCTSPlayer.ponder).
         self.ponder = ponder
@@ -227,7 +232,9 @@ class GtpEngine:
         elif clock is not None:
             # The player budgets from the clock itself (and may extend in unsettled spots);
             # a cap of its own (a level's) still holds.
-            move = self.player.search(self.board, clock=clock.clock(),
+            iterations, seconds = self.limits or (None, None)
+            move = self.player.search(self.board, iterations=iterations, time_limit=seconds,
+                                      clock=clock.clock(),
                                       stops_seen=self._stops_seen).best_move
         else:
             move = self.player.search(self.board, stops_seen=self._stops_seen).best_move

@@ -1,0 +1,134 @@
+"""Players from specs: the one place that turns a short text into a player, for the command
+line, match workers, benchmarks and scripts alike::
+
+    cythello.make_player("expert")                       # a preset
+    cythello.make_player("mcts:time=0.5,threads=2")      # MCTSPlayer settings
+    cythello.make_player("puct:time=1,batch_size=16")    # PUCTPlayer with the evaluation
+    cythello.make_player("alphabeta:depth=6")
+    cythello.make_player("gtp:edax -gtp")                 # an external engine
+
+Settings are parsed and checked by their own settings types; a bad spec is a
+:class:`~cythello.errors.SettingsError` naming what is wrong.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterable, Optional
+
+from .errors import SettingsError
+from .search.players import AlphaBetaPlayer, MCTSPlayer, RandomPlayer
+from .search.presets import PRESETS
+from .search.settings import parse_setting, setting_names
+
+__all__ = ["make_player", "SPEC_HELP"]
+
+# What a spec can be, for help texts.
+SPEC_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
+             "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
+             "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
+             "alphabeta:depth=N, gtp:COMMAND or nboard:COMMAND (an external engine)")
+
+
+def _typed(table: Dict[str, Callable[[str], Any]],
+           what: Dict[str, str]) -> Callable[[str, str], Any]:
+    """A parser of ``key=value`` settings whose values are read by ``table`` (for the
+    players whose settings are not search settings)."""
+    def parse(key: str, text: str) -> Any:
+        try:
+            return table[key](text)
+        except ValueError:
+            raise SettingsError(f"setting {key} expects {what[key]}, not {text!r}") from None
+    return parse
+
+
+def _parse_settings(spec: str, rest: str, known: Iterable[str],
+                    parse: Callable[[str, str], Any],
+                    aliases: Dict[str, str]) -> Dict[str, Any]:
+    settings: Dict[str, Any] = {}
+    known = set(known)
+    for item in filter(None, (i.strip() for i in rest.split(","))):
+        key, sep, value = item.partition("=")
+        key = aliases.get(key.strip().replace("-", "_"), key.strip().replace("-", "_"))
+        if key not in known:
+            raise SettingsError(f"unknown setting {key!r} in {spec!r}; known: "
+                                f"{', '.join(sorted(known))}")
+        if not sep:
+            raise SettingsError(f"setting {key!r} in {spec!r} needs a value: {key}=...")
+        try:
+            settings[key] = parse(key, value.strip())
+        except SettingsError as exc:
+            raise SettingsError(f"{exc} (in {spec!r})") from None
+    return settings
+
+
+def _parse_mcts(key: str, text: str) -> Any:
+    return text if key == "preset" else parse_setting(key, text)
+
+
+_ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str},
+                    {"depth": "an integer", "endgame_empties": "an integer",
+                     "eval_weights": "'default' or a weights file"})
+
+
+_PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
+                   "value_scale": "discs, more than 0"}
+
+
+def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
+    """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
+    (``evaluator=pattern``, with its ``prior_scale`` and ``value_scale``) or by nothing
+    (``evaluator=uniform``)."""
+    from .nn import PatternEvaluator, uniform_evaluator
+    from .search.puct import PUCTPlayer, PUCTSettings
+
+    def parse(key: str, text: str) -> Any:
+        if key == "evaluator":
+            if text not in ("pattern", "uniform"):
+                raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
+            return text
+        if key in _PUCT_EVALUATOR:
+            return _typed({key: float}, _PUCT_EVALUATOR)(key, text)
+        return parse_setting(key, text, PUCTSettings)
+
+    settings = _parse_settings(spec, rest, setting_names(PUCTSettings) + list(_PUCT_EVALUATOR),
+                               parse, {"time": "time_limit", "sims": "simulations"})
+    settings.setdefault("seed", seed)
+    kind = settings.pop("evaluator", "pattern")
+    scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale") if k in settings}
+    if kind == "uniform":
+        if scales:
+            raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")
+        return PUCTPlayer(uniform_evaluator, **settings)
+    return PUCTPlayer(PatternEvaluator(**scales), **settings)
+
+
+def make_player(spec: str, seed: Optional[int] = None) -> Any:
+    """A player from a spec: a preset name, ``random``, ``mcts:key=value,...``,
+    ``puct:key=value,...``, ``alphabeta:depth=N``, ``gtp:COMMAND`` or
+    ``nboard:COMMAND``."""
+    from .protocols import engine as eng
+    kind, _, rest = spec.partition(":")
+    if spec in PRESETS:
+        return MCTSPlayer.preset(spec, seed=seed)
+    if spec == "random":
+        return RandomPlayer(seed)
+    if kind == "mcts":
+        settings = _parse_settings(spec, rest, setting_names() + ["preset"], _parse_mcts,
+                                   {"time": "time_limit"})
+        settings.setdefault("seed", seed)
+        preset = settings.pop("preset", None)
+        if preset is not None and preset not in PRESETS:
+            raise SettingsError(f"unknown preset {preset!r} in {spec!r}")
+        return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
+    if kind == "puct":
+        return _puct_player(spec, rest, seed)
+    if kind == "alphabeta":
+        settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights"],
+                                   _ALPHABETA, {})
+        return AlphaBetaPlayer(**settings)
+    if kind == "gtp" and rest:
+        return eng.popen_gtp(rest)
+    if kind == "nboard" and rest:
+        return eng.popen_nboard(rest)
+    raise SettingsError(f"unknown player {spec!r}: use a preset ({', '.join(PRESETS)}), random, "
+                        "mcts:iterations=N,..., puct:time=S,..., alphabeta:depth=N, gtp:COMMAND or "
+                        "nboard:COMMAND")
