@@ -25,7 +25,8 @@ __all__ = ["make_player", "SPEC_HELP"]
 SPEC_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
              "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
              "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
-             "alphabeta:depth=N, gtp:COMMAND or nboard:COMMAND (an external engine)")
+             "alphabeta:depth=N or alphabeta:time=S, gtp:COMMAND or nboard:COMMAND (an "
+             "external engine)")
 
 
 def _typed(table: Dict[str, Callable[[str], Any]],
@@ -64,9 +65,11 @@ def _parse_mcts(key: str, text: str) -> Any:
     return text if key == "preset" else parse_setting(key, text)
 
 
-_ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str},
+_ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str,
+                     "time_limit": float},
                     {"depth": "an integer", "endgame_empties": "an integer",
-                     "eval_weights": "'default' or a weights file"})
+                     "eval_weights": "'default' or a weights file",
+                     "time_limit": "seconds a move"})
 
 
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
@@ -122,8 +125,9 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if kind == "puct":
         return _puct_player(spec, rest, seed)
     if kind == "alphabeta":
-        settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights"],
-                                   _ALPHABETA, {})
+        settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights",
+                                                "time_limit"], _ALPHABETA,
+                                   {"time": "time_limit"})
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:
         return eng.popen_gtp(rest)

@@ -1,16 +1,24 @@
 # cython: language_level=3
-"""Fixed-depth alpha-beta with the pattern evaluation at the leaves, in C without the GIL.
+"""The midgame alpha-beta search with the pattern evaluation at the leaves, in C without
+the GIL: principal variation search (NegaScout) with iterative deepening, a transposition
+table, and move ordering by the hash move, a one-ply evaluation at the deeper nodes and
+mobility (the opponent's replies, corners, potential mobility) at the shallow ones.
 
-It labels training positions (a shallow search into the stages already learned, Buro's
-bootstrapping for Logistello) and gives the evaluation's view of a position a few plies
-deep.  Scores are in 1/EVAL_SCALE disc for the side to move; finished games score exactly
+Its score at depth d is the plain depth-d minimax of the evaluation (the table's bounds
+are used only at the depth that produced them), so training labels and book values do
+not depend on the speed-ups; ``reference_search`` is that plain fixed-depth alpha-beta,
+kept as the yardstick its tests and benchmark compare against.
+
+Scores are in 1/EVAL_SCALE disc for the side to move; finished games score exactly
 (empties to the winner).  A pass does not use up depth, so the leaves of a depth-d search
 from a position with e empties all have e - d empties (or the game is over).
 """
 import numpy as np
 
-from libc.stdint cimport uint64_t, int16_t
+from libc.stdint cimport uint8_t, uint64_t, int16_t, int32_t
+from libc.stdlib cimport calloc, free
 
+from cythello.core._platform cimport cy_monotonic, cy_load_flag, cy_store_flag
 from cythello.core._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
 )
@@ -21,50 +29,118 @@ from cythello.eval._patterns import position_arrays
 
 cdef enum:
     INF = 1 << 20
-    MAX_DEPTH = 20
+    MAX_DEPTH = 60
+    TABLE_BITS = 16           # 2 ** 16 buckets of 2 entries: 2 MB a search
+    ORDER_BY_EVAL = 6         # at this depth and deeper, moves are ordered by evaluation
+    MOBILITY_WEIGHT = 128       # and by the opponent's replies, at this much each
+    ASPIRATION = 2 * EVAL_SCALE
+    CHECK_EVERY = 4095        # nodes between looks at the clock and the stop flag
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
+
+
+cdef struct Entry:
+    uint64_t P, O
+    int32_t lower, upper      # the depth-``depth`` score lies in [lower, upper]
+    uint8_t depth
+    uint8_t move              # best move found, or PASS_MOVE
+    uint8_t date              # the search (of a search_many batch) that wrote it
 
 
 cdef struct Context:
     const int16_t* weights
     eval_fn evaluate
     unsigned long long nodes
+    Entry* table              # NULL: no table (reference search)
+    uint8_t date
+    double deadline           # 0: none
+    const int* stop           # NULL: none
+    bint aborted
 
 
-cdef int _leaf(Context* ctx, uint64_t P, uint64_t O) noexcept nogil:
+# -- the transposition table ---------------------------------------------------------------
+
+cdef inline Entry* _bucket(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+    cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
+    return &c.table[2 * ((h ^ (h >> 29)) >> (64 - TABLE_BITS))]
+
+
+cdef inline Entry* _probe(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+    cdef Entry* b = _bucket(c, P, O)
+    if b[0].P == P and b[0].O == O and b[0].date == c.date:
+        return &b[0]
+    if b[1].P == P and b[1].O == O and b[1].date == c.date:
+        return &b[1]
+    return NULL
+
+
+cdef inline void _store(Context* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
+                        int score, int move) noexcept nogil:
+    """What a depth-``depth`` search with window (alpha, beta) found.  The first entry of a
+    bucket keeps the deepest search of this date, the second takes the rest."""
+    cdef Entry* b = _bucket(c, P, O)
+    cdef Entry* e
+    if b[0].P == P and b[0].O == O and b[0].date == c.date:
+        e = &b[0]
+    elif b[1].P == P and b[1].O == O and b[1].date == c.date:
+        e = &b[1]
+    elif b[0].date != c.date or b[0].depth <= depth:
+        b[1] = b[0]
+        e = &b[0]
+    else:
+        e = &b[1]
+    if e.P != P or e.O != O or e.date != c.date or e.depth != depth:
+        e.P, e.O, e.date, e.depth = P, O, c.date, depth
+        e.lower, e.upper = -INF, INF
+    if score <= alpha:
+        e.upper = score if score < e.upper else e.upper
+    elif score >= beta:
+        e.lower = score if score > e.lower else e.lower
+    else:
+        e.lower = e.upper = score
+    if e.lower > e.upper:
+        e.lower = e.upper = score
+    e.move = move
+
+
+# -- the search ----------------------------------------------------------------------------
+
+cdef inline int _leaf(Context* c, uint64_t P, uint64_t O) noexcept nogil:
     if P == 0 or O == 0 or (P | O) == 0xFFFFFFFFFFFFFFFFULL:
         return final_disc_difference(P, O) * EVAL_SCALE
-    return ctx.evaluate(ctx.weights, P, O)
+    return c.evaluate(c.weights, P, O)
 
 
-cdef int _alphabeta(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int depth,
-                    int* best_move) noexcept nogil:
-    cdef uint64_t moves, f, replies
-    cdef int n = 0, i, j, v, best = -INF, sq, key, child_move
-    cdef int squares[64]
+cdef inline bint _out_of_time(Context* c) noexcept nogil:
+    if c.aborted:
+        return True
+    if (c.nodes & CHECK_EVERY) == 0:
+        if (c.stop != NULL and cy_load_flag(c.stop)) or \
+                (c.deadline > 0 and cy_monotonic() >= c.deadline):
+            c.aborted = True
+    return c.aborted
+
+
+cdef int _order(Context* c, uint64_t P, uint64_t O, uint64_t moves, int depth, int hash_move,
+                int* squares) noexcept nogil:
+    """The moves, best first, into ``squares``; returns how many: the hash move first,
+    then by :func:`_move_key` (above the leaves, corners first and no more)."""
     cdef int keys[64]
-    ctx.nodes += 1
-    best_move[0] = PASS_MOVE
-    if depth == 0:
-        return _leaf(ctx, P, O)
-    moves = legal_moves(P, O)
-    if moves == 0:
-        if legal_moves(O, P) == 0:
-            return final_disc_difference(P, O) * EVAL_SCALE
-        return -_alphabeta(ctx, O, P, -beta, -alpha, depth, &child_move)
-    # Order: corners and moves that leave the opponent few replies first (the cheap
-    # fastest-first order; the tree is shallow).
+    cdef int n = 0, j, sq, key
+    cdef uint64_t f, after_P, after_O
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
-        key = 0
-        if depth > 1:
+        if sq == hash_move:
+            key = -(1 << 28)
+        elif depth <= 1:
+            # Above the leaves a cut saves one evaluation a move: corners first, no more.
+            key = -64 if (CORNERS >> sq) & 1 else 0
+        else:
             f = flips(P, O, sq)
-            replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
-            key = count(replies) + count(replies & CORNERS)
-        if (CORNERS >> sq) & 1:
-            key -= 4
+            after_P = O ^ f                           # the opponent, to move next
+            after_O = P | f | ((<uint64_t>1) << sq)
+            key = _move_key(c, after_P, after_O, depth, sq)
         j = n
         while j > 0 and keys[j - 1] > key:
             keys[j] = keys[j - 1]
@@ -73,20 +149,176 @@ cdef int _alphabeta(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, i
         keys[j] = key
         squares[j] = sq
         n += 1
+    return n
+
+
+cdef inline int _move_key(Context* c, uint64_t after_P, uint64_t after_O, int depth, int sq
+                          ) noexcept nogil:
+    """How good a move looks from the position it reaches, the opponent to move (lower is
+    better for the mover): deep in the tree the evaluation and the opponent's replies, near
+    the leaves the replies (corners twice) and the mover's potential mobility."""
+    cdef uint64_t replies = legal_moves(after_P, after_O), empty
+    cdef int key
+    if depth >= ORDER_BY_EVAL:
+        return _leaf(c, after_P, after_O) + MOBILITY_WEIGHT * (
+            count(replies) + count(replies & CORNERS))
+    # Potential mobility: empty squares beside the mover's discs, which the opponent may
+    # later play to.
+    empty = ~(after_P | after_O)
+    key = 16 * (count(replies) + count(replies & CORNERS)) + count(
+        empty & (((after_O << 1) & 0xFEFEFEFEFEFEFEFEULL)
+                 | ((after_O >> 1) & 0x7F7F7F7F7F7F7F7FULL)
+                 | (after_O << 8) | (after_O >> 8)))
+    if (CORNERS >> sq) & 1:
+        key -= 64
+    return key
+
+
+cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
+              ) noexcept nogil:
+    """Fail-soft principal variation search of depth ``depth``."""
+    cdef uint64_t moves, f
+    cdef int squares[64]
+    cdef int n, i, v, best = -INF, best_move = PASS_MOVE, sq, hash_move = PASS_MOVE
+    cdef int alpha_in
+    cdef Entry* e
+    c.nodes += 1
+    if _out_of_time(c):
+        return 0
+    if depth == 0:
+        return _leaf(c, P, O)
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O) * EVAL_SCALE
+        return -_pvs(c, O, P, -beta, -alpha, depth)
+    e = _probe(c, P, O)
+    if e != NULL:
+        hash_move = e.move
+        if e.depth == depth:
+            if e.lower >= beta or e.lower == e.upper:
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
+            if e.lower > alpha:
+                alpha = e.lower
+            if e.upper < beta:
+                beta = e.upper
+    # The window as the table narrowed it: what the result says is relative to it.
+    alpha_in = alpha
+    n = _order(c, P, O, moves, depth, hash_move, squares)
     for i in range(n):
         sq = squares[i]
         f = flips(P, O, sq)
-        v = -_alphabeta(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, depth - 1,
-                        &child_move)
+        if i == 0:
+            v = -_pvs(c, O ^ f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, depth - 1)
+        else:
+            v = -_pvs(c, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1, -alpha, depth - 1)
+            if alpha < v < beta:
+                v = -_pvs(c, O ^ f, P | f | ((<uint64_t>1) << sq), -beta, -v, depth - 1)
+        if c.aborted:
+            return 0
         if v > best:
             best = v
-            best_move[0] = sq
+            best_move = sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    _store(c, P, O, depth, alpha_in, beta, best, best_move)
+    return best
+
+
+cdef int _root(Context* c, uint64_t P, uint64_t O, int depth, int guess, bint aspire,
+               int* move) noexcept nogil:
+    """A depth-``depth`` search of the root, with an aspiration window around ``guess``
+    when ``aspire`` (widened to the full window when the score falls outside it)."""
+    cdef int alpha = -INF, beta = INF, v
+    if aspire:
+        alpha, beta = guess - ASPIRATION, guess + ASPIRATION
+    while True:
+        v = _pvs(c, P, O, alpha, beta, depth)
+        if c.aborted:
+            return 0
+        if v <= alpha and alpha > -INF:
+            alpha = -INF
+        elif v >= beta and beta < INF:
+            beta = INF
+        else:
+            break
+    move[0] = _best_move(c, P, O)
+    return v
+
+
+cdef int _best_move(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+    """The root's move from the table (PASS_MOVE when the side to move must pass)."""
+    cdef Entry* e
+    if legal_moves(P, O) == 0:
+        return PASS_MOVE
+    e = _probe(c, P, O)
+    return e.move if e != NULL else PASS_MOVE
+
+
+cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, int* reached
+                 ) noexcept nogil:
+    """Iterative deepening to ``max_depth``, or until the clock or the stop flag ends it:
+    the score and move of the deepest iteration that finished (``reached`` its depth)."""
+    cdef int d, v, score = 0, m = PASS_MOVE
+    cdef double deadline = c.deadline
+    cdef const int* stop = c.stop
+    reached[0] = 0
+    move[0] = PASS_MOVE
+    if max_depth == 0:
+        return _leaf(c, P, O)
+    for d in range(1, max_depth + 1):
+        # Depth 1 always finishes (microseconds): a result always has a move.
+        if d == 1:
+            c.deadline = 0.0
+            c.stop = NULL
+        else:
+            c.deadline = deadline
+            c.stop = stop
+        v = _root(c, P, O, d, score, d >= 3, &m)
+        if c.aborted:
+            break
+        score, move[0], reached[0] = v, m, d
+    c.deadline = deadline
+    c.stop = stop
+    return score
+
+
+cdef int _reference(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth,
+                    int* best_move) noexcept nogil:
+    """Plain fixed-depth alpha-beta (no table, no deepening), the yardstick."""
+    cdef uint64_t moves, f
+    cdef int squares[64]
+    cdef int n, i, v, best = -INF, child_move
+    c.nodes += 1
+    best_move[0] = PASS_MOVE
+    if depth == 0:
+        return _leaf(c, P, O)
+    moves = legal_moves(P, O)
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O) * EVAL_SCALE
+        return -_reference(c, O, P, -beta, -alpha, depth, &child_move)
+    # Mobility order, never the evaluation's (as 0.3.0's search ordered).
+    n = _order(c, P, O, moves, min(depth, ORDER_BY_EVAL - 1), PASS_MOVE, squares)
+    for i in range(n):
+        f = flips(P, O, squares[i])
+        v = -_reference(c, O ^ f, P | f | ((<uint64_t>1) << squares[i]), -beta, -alpha,
+                        depth - 1, &child_move)
+        if v > best:
+            best = v
+            best_move[0] = squares[i]
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
                     break
     return best
 
+
+# -- Python entry points -------------------------------------------------------------------
 
 cdef int _check_depth(object depth) except -1:
     if isinstance(depth, bool) or not isinstance(depth, int):
@@ -96,20 +328,139 @@ cdef int _check_depth(object depth) except -1:
     return depth
 
 
+# Tables kept between searches (taken and given back under the GIL): a new 4 MB table a
+# search would cost more than a shallow search itself (its pages fault in as they are
+# touched).  A table's date moves on with each search, so old entries read as misses.
+cdef enum:
+    SPARE_TABLES = 4
+cdef Entry* _spare[SPARE_TABLES]
+cdef uint8_t _spare_date[SPARE_TABLES]
+cdef int _spares = 0
+
+
+cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
+    """Ready ``c`` for a search; with ``table``, a table of its own (:func:`_close` gives
+    it back)."""
+    global _spares
+    c.weights = weights.table
+    c.evaluate = evaluator_function()
+    c.nodes = 0
+    c.date = 1
+    c.deadline = 0.0
+    c.stop = NULL
+    c.aborted = False
+    c.table = NULL
+    if not table:
+        return 0
+    if _spares > 0:
+        _spares -= 1
+        c.table = _spare[_spares]
+        c.date = <uint8_t>(_spare_date[_spares] + 1)
+        if c.date == 0:
+            _clear(c)
+            c.date = 1
+    else:
+        c.table = <Entry*>calloc(2 << TABLE_BITS, sizeof(Entry))
+        if c.table == NULL:
+            raise MemoryError("no memory for the midgame search's table")
+    return 0
+
+
+cdef void _close(Context* c) noexcept:
+    """Give the table back (kept for the next search, or freed when enough are kept)."""
+    global _spares
+    if c.table == NULL:
+        return
+    if _spares < SPARE_TABLES:
+        _spare[_spares] = c.table
+        _spare_date[_spares] = c.date
+        _spares += 1
+    else:
+        free(c.table)
+    c.table = NULL
+
+
+cdef list _principal_variation(Context* c, uint64_t P, uint64_t O, int first, int depth):
+    """The moves from the table that follow ``first`` (at most ``depth`` in all)."""
+    cdef list line = []
+    cdef int move = first, plies = 0
+    cdef uint64_t f, t
+    while move != PASS_MOVE and plies < depth:
+        if not (legal_moves(P, O) >> move) & 1:
+            break
+        line.append(move)
+        f = flips(P, O, move)
+        P, O = O ^ f, P | f | ((<uint64_t>1) << move)
+        plies += 1
+        if legal_moves(P, O) == 0:
+            if legal_moves(O, P) == 0:
+                break
+            line.append(PASS_MOVE)
+            t = P
+            P = O
+            O = t
+        move = _best_move(c, P, O)
+    return line
+
+
 def search(Board board not None, depth, PatternWeights weights not None):
-    """``(score in discs, best move, nodes)`` of a depth-``depth`` alpha-beta search with
-    the evaluation at the leaves, for the side to move (best move PASS when it must pass
-    or the game is over)."""
+    """``(score in discs, best move, nodes)`` of a depth-``depth`` search with the
+    evaluation at the leaves, for the side to move (best move PASS when it must pass or
+    the game is over): the plain depth-``depth`` minimax score, found by iterative
+    deepening with PVS and a transposition table."""
+    cdef int d = _check_depth(depth), move = PASS_MOVE, score, reached
+    own, opp = board.position()
+    cdef uint64_t P = own, O = opp
+    cdef Context c
+    _open(&c, weights, True)
+    try:
+        with nogil:
+            score = _deepen(&c, P, O, d, &move, &reached)
+    finally:
+        _close(&c)
+    return score / <double>EVAL_SCALE, move, c.nodes
+
+
+def reference_search(Board board not None, depth, PatternWeights weights not None):
+    """:func:`search` by a plain fixed-depth alpha-beta (no table, no deepening, moves
+    ordered by mobility): the same score, many more nodes.  For tests and benchmarks."""
     cdef int d = _check_depth(depth), move = PASS_MOVE, score
     own, opp = board.position()
     cdef uint64_t P = own, O = opp
-    cdef Context ctx
-    ctx.weights = weights.table
-    ctx.evaluate = evaluator_function()
-    ctx.nodes = 0
+    cdef Context c
+    _open(&c, weights, False)
     with nogil:
-        score = _alphabeta(&ctx, P, O, -INF, INF, d, &move)
-    return score / <double>EVAL_SCALE, move, ctx.nodes
+        score = _reference(&c, P, O, -INF, INF, d, &move)
+    return score / <double>EVAL_SCALE, move, c.nodes
+
+
+def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_DEPTH,
+           seconds=None):
+    """Iterative deepening until ``max_depth`` or ``seconds``: a dict of the deepest
+    iteration that finished (``depth``; its ``score`` in discs, ``move`` and principal
+    variation ``pv``), the ``nodes`` searched in all and the ``elapsed`` seconds.  The
+    iteration under way when time runs out is abandoned."""
+    cdef int d = _check_depth(max_depth), move = PASS_MOVE, score, reached
+    own, opp = board.position()
+    cdef uint64_t P = own, O = opp
+    cdef Context c
+    cdef double start = cy_monotonic()
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"seconds must be a number, not {type(seconds).__name__}")
+        if not 0 < seconds < 1e9:
+            raise ValueError(f"seconds must be more than 0, not {seconds!r}")
+    _open(&c, weights, True)
+    if seconds is not None:
+        c.deadline = start + seconds
+    try:
+        with nogil:
+            score = _deepen(&c, P, O, d, &move, &reached)
+        pv = _principal_variation(&c, P, O, move, reached) if reached else []
+    finally:
+        _close(&c)
+    return {"depth": reached, "score": score / <double>EVAL_SCALE, "move": move, "pv": pv,
+            "nodes": c.nodes, "elapsed": cy_monotonic() - start}
 
 
 def search_many(own, opp, depth, PatternWeights weights not None):
@@ -118,15 +469,28 @@ def search_many(own, opp, depth, PatternWeights weights not None):
     own, opp = position_arrays(own, opp)
     cdef const uint64_t[::1] P = own
     cdef const uint64_t[::1] O = opp
-    cdef int d = _check_depth(depth), move
+    cdef int d = _check_depth(depth), move, reached
     out = np.empty(P.shape[0], dtype=np.float64)
     cdef double[::1] res = out
     cdef Py_ssize_t i, n = P.shape[0]
-    cdef Context ctx
-    ctx.weights = weights.table
-    ctx.evaluate = evaluator_function()
-    ctx.nodes = 0
-    with nogil:
-        for i in range(n):
-            res[i] = _alphabeta(&ctx, P[i], O[i], -INF, INF, d, &move) / <double>EVAL_SCALE
+    cdef Context c
+    _open(&c, weights, True)
+    try:
+        with nogil:
+            for i in range(n):
+                # A new date a position: the table's entries of the last one are stale
+                # (and cleared when the date wraps).
+                c.date = <uint8_t>(c.date + 1)
+                if c.date == 0:
+                    _clear(&c)
+                    c.date = 1
+                res[i] = _deepen(&c, P[i], O[i], d, &move, &reached) / <double>EVAL_SCALE
+    finally:
+        _close(&c)
     return out
+
+
+cdef void _clear(Context* c) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(2 << TABLE_BITS):
+        c.table[i].date = 0

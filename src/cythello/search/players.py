@@ -48,6 +48,8 @@ SHORT_RUN = 20_000                     # iterations: a few ms, run without a hel
 # extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
 # the most visited move is not the best valued).
 UNSETTLED_RATIO = 0.5
+DEFAULT_ALPHABETA_DEPTH = 2            # AlphaBetaPlayer's depth without a time limit
+MAX_ALPHABETA_DEPTH = 60
 # The reasons a tree's run ends without more time helping it.
 FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
             StopReason.DECIDED)
@@ -130,13 +132,18 @@ class RandomPlayer:
 
 
 class AlphaBetaPlayer:
-    """A classic fixed-depth alpha-beta player on the learned evaluation, solving exactly
-    from ``endgame_empties``: the reference opponent for the MCTS players (the engines that
-    use a trained pattern evaluation play like this at low depth)."""
+    """A classic alpha-beta player on the learned evaluation (PVS with iterative deepening
+    and a transposition table, :mod:`~cythello.search._midgame`), solving exactly from
+    ``endgame_empties``: the reference opponent for the MCTS players.  It searches
+    ``depth`` plies (2 by default), or with ``time_limit`` (seconds a move) as deep as the
+    time allows, up to ``depth`` when given (the deepest iteration that finished plays)."""
 
-    def __init__(self, depth: int = 2, endgame_empties: int = 14,
-                 eval_weights: Any = "default") -> None:
-        self.depth = check_int("depth", depth, 1, 12)
+    def __init__(self, depth: Optional[int] = None, endgame_empties: int = 14,
+                 eval_weights: Any = "default", time_limit: Optional[float] = None) -> None:
+        self.time_limit = None if time_limit is None else check_time(time_limit)
+        if depth is None:
+            depth = DEFAULT_ALPHABETA_DEPTH if time_limit is None else MAX_ALPHABETA_DEPTH
+        self.depth = check_int("depth", depth, 1, MAX_ALPHABETA_DEPTH)
         self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 30)
         self._weights_setting = eval_weights
         weights = load_eval_weights(eval_weights)
@@ -146,8 +153,9 @@ class AlphaBetaPlayer:
         self._solver = Solver()
 
     def choose_move(self, board: Board) -> int:
-        """The move of the depth-limited search (the exact solver's near the end)."""
-        from ._midgame import search
+        """The move of the depth- or time-limited search (the exact solver's near the
+        end)."""
+        from ._midgame import deepen, search
         legal = list(board.legal_moves)
         if not legal:
             raise InvalidBoardError("the game is over: there is no move to choose")
@@ -155,13 +163,18 @@ class AlphaBetaPlayer:
             return legal[0]
         if board.empties() <= self.endgame_empties:
             return self._solver.solve(board)[1]
+        if self.time_limit is not None:
+            return int(deepen(board, self.eval_weights, self.depth, self.time_limit)["move"])
         return search(board, self.depth, self.eval_weights)[1]
 
     def __reduce__(self) -> Any:
-        return (AlphaBetaPlayer, (self.depth, self.endgame_empties, self._weights_setting))
+        return (AlphaBetaPlayer, (self.depth, self.endgame_empties, self._weights_setting,
+                                  self.time_limit))
 
     def __repr__(self) -> str:
-        return f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties})"
+        limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
+        return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties}"
+                f"{limit})")
 
 
 def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[float]:

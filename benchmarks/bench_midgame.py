@@ -1,0 +1,101 @@
+"""The midgame alpha-beta search's speed on fixed middle-game positions (30-44 empties):
+time and nodes to each depth, full width, for the search (PVS, iterative deepening,
+transposition table, ordering) beside the plain fixed-depth alpha-beta it replaced
+(``reference_search``, the same scores), and the depth iterative deepening reaches in a
+given time.  One core, one run; the yardstick's perft(11) beside cythello's anchors the
+machine's speed.
+
+    python benchmarks/bench_midgame.py                      # depths 6, 8, 10; 1 s
+    python benchmarks/bench_midgame.py --depths 8,10,12 --plain-up-to 8
+
+The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
+games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
+stopped at a random 30-44 empties.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import _reference
+
+import cythello as cy
+from cythello.eval.weights import default_weights
+from cythello.search._midgame import deepen, reference_search, search
+
+DATA = Path(__file__).with_name("data") / "midgame-30-44.txt"
+
+
+def make_positions(count: int = 30, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    player = cy.AlphaBetaPlayer(depth=2, endgame_empties=0)
+    lines = []
+    while len(lines) < count:
+        board = cy.Board()
+        for _ in range(8):
+            board.push(rng.choice(list(board.legal_moves)))
+        stop_at = rng.randint(30, 44)
+        while board.empties() > stop_at and not board.is_game_over():
+            board.push(player.choose_move(board))
+        if not board.is_game_over() and not board.must_pass():
+            lines.append(board.board_string())
+    DATA.write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(lines)} positions to {DATA}")
+
+
+def timed(fn, *args):
+    start = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - start, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--depths", default="6,8,10")
+    ap.add_argument("--plain-up-to", type=int, default=10,
+                    help="the deepest depth the plain alpha-beta is timed at (slow)")
+    ap.add_argument("--seconds", default="1", help="times for iterative deepening")
+    ap.add_argument("--make-positions", action="store_true")
+    args = ap.parse_args()
+    if args.make_positions:
+        make_positions()
+        return
+    boards = [cy.Board(line) for line in DATA.read_text().split("\n") if line.strip()]
+    weights = default_weights()
+    search(boards[0], 4, weights)                 # the table's pages, faulted in once
+    ref = _reference.reference(1.0)
+    perft_s, _ = timed(cy.perft, cy.Board(), 11)
+    print(f"{len(boards)} positions, {min(b.empties() for b in boards)}-"
+          f"{max(b.empties() for b in boards)} empties; perft(11) {perft_s:.2f} s, the "
+          f"yardstick's {ref['perft11_s']:.2f} s ({_reference.ratio(perft_s, ref['perft11_s'])})"
+          if ref else f"{len(boards)} positions; perft(11) {perft_s:.2f} s (no yardstick)")
+    print(f"{'depth':>5} {'search ms':>10} {'nodes':>10} {'Mn/s':>5} "
+          f"{'plain ms':>10} {'nodes':>11} {'Mn/s':>5} {'speed-up':>8}")
+    for depth in (int(d) for d in args.depths.split(",")):
+        ours = [timed(search, b, depth, weights) for b in boards]
+        t_ours = statistics.mean(t for t, _ in ours)
+        n_ours = statistics.mean(out[2] for _, out in ours)
+        line = (f"{depth:>5} {t_ours * 1000:>10.1f} {n_ours:>10,.0f} "
+                f"{n_ours / t_ours / 1e6:>5.2f}")
+        if depth <= args.plain_up_to:
+            plain = [timed(reference_search, b, depth, weights) for b in boards]
+            t_plain = statistics.mean(t for t, _ in plain)
+            n_plain = statistics.mean(out[2] for _, out in plain)
+            assert all(a[1][0] == b[1][0] for a, b in zip(ours, plain)), "scores differ"
+            line += (f" {t_plain * 1000:>10.1f} {n_plain:>11,.0f} "
+                     f"{n_plain / t_plain / 1e6:>5.2f} {t_plain / t_ours:>7.1f}x")
+        print(line, flush=True)
+    for seconds in (float(s) for s in args.seconds.split(",")):
+        runs = [deepen(b, weights, seconds=seconds) for b in boards]
+        depths = [r["depth"] for r in runs]
+        print(f"in {seconds:g} s: depth {statistics.mean(depths):.1f} on average "
+              f"(min {min(depths)}, max {max(depths)}), "
+              f"{statistics.mean(r['nodes'] / r['elapsed'] for r in runs) / 1e6:.2f} Mn/s, "
+              f"longest {max(r['elapsed'] for r in runs):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
