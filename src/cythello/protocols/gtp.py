@@ -135,13 +135,15 @@ class GtpEngine:
         lines: "queue.Queue[Optional[Tuple[Optional[str], int]]]" = queue.Queue()
 
         def reader() -> None:
-            for raw in command_lines(inp):
-                stops = self.player.stops
-                if raw is not None and _is_quit(raw):
-                    self.player.stop()
-                lines.put((raw, stops))
-            self.player.stop()                  # end of input: nobody waits for answers
-            lines.put(None)
+            try:
+                for raw in command_lines(inp):
+                    stops = self.player.stops
+                    if raw is not None and _is_quit(raw):
+                        self.player.stop()
+                    lines.put((raw, stops))
+                self.player.stop()              # end of input: nobody waits for answers
+            finally:
+                lines.put(None)                 # whatever happened, the loop ends
 
         threading.Thread(target=reader, daemon=True, name="gtp-reader").start()
         try:
