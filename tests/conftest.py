@@ -1,4 +1,5 @@
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,11 @@ def random_endgame(rng, empties):
             b.push(rng.choice(list(b.legal_moves)))
         if not b.is_game_over():
             return b
+
+
+def wait_for(condition, what, limit=60.0):
+    """Poll until ``condition()``; the limit only catches a hang."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < limit, f"still waiting for {what}"
+        time.sleep(0.005)

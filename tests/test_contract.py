@@ -5,11 +5,11 @@ search's own behaviour lives in test_mcts.py and test_puct.py."""
 import gc
 import pickle
 import threading
-import time
 
 import pytest
 
 import cythello as cy
+from conftest import wait_for
 from cythello import Board
 from cythello.errors import PlayerBusyError, SettingsError
 from cythello.nn import PatternEvaluator
@@ -38,13 +38,6 @@ def kind(request):
 
 def ponder_threads():
     return [t for t in threading.enumerate() if t.name in PONDER_THREADS and t.is_alive()]
-
-
-def wait_for(condition, what, limit=60.0):
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, f"waited {limit} s for {what}"
-        time.sleep(0.005)
 
 
 def check_result(board, result):
@@ -148,14 +141,21 @@ def long_search(kind):
 
 def test_reset_and_ponder_wait_for_a_running_search(kind):
     player, worker, found = long_search(kind)
-    waiting = [threading.Thread(target=player.reset),
-               threading.Thread(target=player.ponder, args=(MIDGAME,))]
+    before = player.stops
+    # Each call notes the stop count when it returns: a call that waited for the search
+    # returns after the stop() that ended it, one that ran beside it before that stop.
+    returned = []
+
+    def call(fn, *args):
+        fn(*args)
+        returned.append(player.stops)
+
+    waiting = [threading.Thread(target=call, args=(player.reset,)),
+               threading.Thread(target=call, args=(player.ponder, MIDGAME))]
     try:
         for w in waiting:
             w.start()
-        time.sleep(0.2)
-        assert all(w.is_alive() for w in waiting)       # queued behind the search
-        assert worker.is_alive()                        # which they did not disturb
+        assert worker.is_alive()                        # not disturbed by them
     finally:
         player.stop()
         worker.join(30)
@@ -163,6 +163,7 @@ def test_reset_and_ponder_wait_for_a_running_search(kind):
             w.join(30)
     assert not worker.is_alive() and not any(w.is_alive() for w in waiting)
     assert found and found[0].stop_reason == "stopped"
+    assert returned == [before + 1, before + 1]         # both waited, neither raised
     player.stop_pondering()
     check_result(MIDGAME, player.search(MIDGAME, time_limit=0.05))
 

@@ -5,7 +5,7 @@ import time
 import pytest
 
 import cythello as cy
-from conftest import exact_score, random_endgame
+from conftest import exact_score, random_endgame, wait_for
 from cythello import PASS, Board, MCTSPlayer, RandomPlayer
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.match import run_match
@@ -771,14 +771,6 @@ def test_clock_budgets_and_time_extension():
 
 # -- pondering ------------------------------------------------------------------------------
 
-def _wait_for(condition, what, limit=60.0):
-    """Poll until ``condition()``; the limit only catches a hang."""
-    start = time.monotonic()
-    while not condition():
-        assert time.monotonic() - start < limit, f"still waiting for {what}"
-        time.sleep(0.005)
-
-
 def _ponder_threads():
     return [t for t in threading.enumerate() if t.name == "cythello-ponder"]
 
@@ -792,9 +784,9 @@ def test_ponder_then_search_reuses_the_pondered_tree(threads):
     player.ponder(board)
     assert player.pondering
     tree = player._trees[0]
-    _wait_for(lambda: tree.nodes > 20_000, "the pondered tree to grow")
+    wait_for(lambda: tree.nodes > 20_000, "the pondered tree to grow")
     player.stop()
-    _wait_for(lambda: not player.pondering, "pondering to stop")
+    wait_for(lambda: not player.pondering, "pondering to stop")
     reply = max(tree.child_stats(), key=lambda c: c.visits).move
     board.push(reply)
     result = player.search(board)
@@ -808,7 +800,7 @@ def test_pondering_stays_in_its_memory_and_ends_with_the_next_search():
     board = Board.from_transcript("f5d6c3")
     player.ponder(board)
     tree = player._trees[0]
-    _wait_for(lambda: tree.recycled >= 3, "the pool to be recycled")
+    wait_for(lambda: tree.recycled >= 3, "the pool to be recycled")
     assert tree.nodes <= 5_000 and player.pondering
     board.push(next(iter(board.legal_moves)))
     result = player.search(board)                 # ends pondering first

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import cythello as cy
+from conftest import random_endgame
 from cythello import Board
 from cythello.eval.weights import default_weights
 from cythello.search._endgame import Solver
@@ -18,15 +19,7 @@ WEIGHTS = default_weights()
 def _positions(count, low, high, seed):
     """Positions of random games with ``low``-``high`` empties, the game not over."""
     rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        board = Board()
-        target = rng.randint(low, high)
-        while board.empties() > target and not board.is_game_over():
-            board.push(rng.choice(list(board.legal_moves)))
-        if not board.is_game_over():
-            found.append(board)
-    return found
+    return [random_endgame(rng, rng.randint(low, high)) for _ in range(count)]
 
 
 MIDGAME = _positions(24, 30, 44, seed=5)

@@ -3,12 +3,12 @@ invariants and perspective, the evaluator contract, and self-play with an evalua
 import math
 import random
 import threading
-import time
 
 import numpy as np
 import pytest
 
 import cythello as cy
+from conftest import wait_for
 from cythello import selfplay
 from cythello.errors import EvaluatorError, PlayerBusyError, SettingsError
 from cythello.nn import PatternEvaluator, uniform_evaluator
@@ -256,10 +256,8 @@ def test_an_evaluator_that_calls_its_player_while_pondering_is_refused_not_stuck
     player.search(board)
     hostile.set()
     player.ponder(board)
-    deadline = time.monotonic() + 60
-    while player.pondering and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not player.pondering and refused
+    wait_for(lambda: not player.pondering, "pondering to end")
+    assert refused
     hostile.clear()
     worker = threading.Thread(target=player.search, args=(board,))
     worker.start()
@@ -440,7 +438,7 @@ def test_a_player_on_threads_keeps_its_limits_reuse_and_stops():
     assert small.recycled > 0 and result.nodes <= 3000
     assert small._forest.check_tree(0) == []
     small.ponder(board)                           # pondering on two threads too
-    _wait_until(lambda: small._forest.root_visits(0) > 2000, "the pondered tree to grow")
+    wait_for(lambda: small._forest.root_visits(0) > 2000, "the pondered tree to grow")
     small.stop_pondering()
     assert not _puct_ponder_threads() and small._forest.check_tree(0) == []
 
@@ -679,15 +677,6 @@ def _puct_ponder_threads():
     return [t for t in threading.enumerate() if t.name == "cythello-puct-ponder"]
 
 
-def _wait_until(condition, what, seconds=60.0):
-    """Poll until ``condition()``; the limit only catches a hang."""
-    import time
-    end = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < end, f"timed out waiting for {what}"
-        time.sleep(0.01)
-
-
 def test_limits_clock_solve_and_stops_for_one_search():
     from cythello.search.clock import Clock
     # A cap far beyond what these searches reach: the clocked search below reuses the timed
@@ -738,7 +727,7 @@ def test_ponder_then_search_reuses_the_pondered_tree_within_its_nodes():
     board.push(player.choose_move(board))
     player.ponder(board)
     assert player.pondering and len(_puct_ponder_threads()) == 1
-    _wait_until(lambda: player._forest.root_visits(0) > 5_000, "the pondered tree to grow")
+    wait_for(lambda: player._forest.root_visits(0) > 5_000, "the pondered tree to grow")
     assert player._forest.nodes(0) <= 20_000
     moves, visits, _, _ = player._forest.root_children(0)
     board.push(int(moves[np.argmax(visits)]))

@@ -78,17 +78,15 @@ cdef inline void _store(Context* c, uint64_t P, uint64_t O, int depth, int alpha
                         int score, int move) noexcept nogil:
     """What a depth-``depth`` search with window (alpha, beta) found.  The first entry of a
     bucket keeps the deepest search of this date, the second takes the rest."""
-    cdef Entry* b = _bucket(c, P, O)
-    cdef Entry* e
-    if b[0].P == P and b[0].O == O and b[0].date == c.date:
-        e = &b[0]
-    elif b[1].P == P and b[1].O == O and b[1].date == c.date:
-        e = &b[1]
-    elif b[0].date != c.date or b[0].depth <= depth:
-        b[1] = b[0]
-        e = &b[0]
-    else:
-        e = &b[1]
+    cdef Entry* e = _probe(c, P, O)
+    cdef Entry* b
+    if e == NULL:
+        b = _bucket(c, P, O)
+        if b[0].date != c.date or b[0].depth <= depth:
+            b[1] = b[0]
+            e = &b[0]
+        else:
+            e = &b[1]
     if e.P != P or e.O != O or e.date != c.date or e.depth != depth:
         e.P, e.O, e.date, e.depth = P, O, c.date, depth
         e.lower, e.upper = -INF, INF
@@ -355,10 +353,8 @@ cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
     if _spares > 0:
         _spares -= 1
         c.table = _spare[_spares]
-        c.date = <uint8_t>(_spare_date[_spares] + 1)
-        if c.date == 0:
-            _clear(c)
-            c.date = 1
+        c.date = _spare_date[_spares]
+        _next_date(c)
     else:
         c.table = <Entry*>calloc(2 << TABLE_BITS, sizeof(Entry))
         if c.table == NULL:
@@ -478,19 +474,19 @@ def search_many(own, opp, depth, PatternWeights weights not None):
     try:
         with nogil:
             for i in range(n):
-                # A new date a position: the table's entries of the last one are stale
-                # (and cleared when the date wraps).
-                c.date = <uint8_t>(c.date + 1)
-                if c.date == 0:
-                    _clear(&c)
-                    c.date = 1
+                _next_date(&c)          # the last position's entries are stale
                 res[i] = _deepen(&c, P[i], O[i], d, &move, &reached) / <double>EVAL_SCALE
     finally:
         _close(&c)
     return out
 
 
-cdef void _clear(Context* c) noexcept nogil:
+cdef void _next_date(Context* c) noexcept nogil:
+    """A new search's date: the table's older entries read as misses from now on (and are
+    cleared when the 8-bit date wraps round, so that none is taken for a new one)."""
     cdef Py_ssize_t i
-    for i in range(2 << TABLE_BITS):
-        c.table[i].date = 0
+    c.date = <uint8_t>(c.date + 1)
+    if c.date == 0:
+        for i in range(2 << TABLE_BITS):
+            c.table[i].date = 0
+        c.date = 1

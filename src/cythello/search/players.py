@@ -352,10 +352,7 @@ class MCTSPlayer:
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its threads
         (the tree stays for the next search)."""
-        if self._turns.mine:                # inside its own search: nothing ponders now
-            return
-        with self._turns.turn("stop_pondering()"):
-            pass                            # taking the turn ends pondering
+        self._turns.end_pondering()
 
     def _end_pondering(self) -> None:
         job, self._pondering = self._pondering, None

@@ -52,6 +52,15 @@ class Turns:
         """Whether some thread holds the turn now."""
         return self._owner is not None
 
+    def end_pondering(self) -> None:
+        """End pondering and wait for it: by taking the turn (after any search running in
+        another thread), or at once from inside the player's own work, where nothing
+        ponders beside it."""
+        if self.mine:
+            return
+        with self.turn("stop_pondering()"):
+            pass                                # taking the turn ends pondering
+
     @contextmanager
     def turn(self, what: str) -> Iterator[None]:
         """Wait for the turn, end pondering, and hold the turn for the ``with`` block.
