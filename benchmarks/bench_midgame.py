@@ -2,11 +2,14 @@
 time and nodes to each depth, full width, for the search (PVS, iterative deepening,
 transposition table, ordering) beside the plain fixed-depth alpha-beta it replaced
 (``reference_search``, the same scores), and the depth iterative deepening reaches in a
-given time.  One core, one run; the yardstick's perft(11) beside cythello's anchors the
-machine's speed.
+given time; with ``--probcut``, the selective searches (Multi-ProbCut at each t) beside
+them: their time and nodes, and how often their move and score differ from the full-width
+search's at the same depth.  One core, one run; the yardstick's perft(11) beside
+cythello's anchors the machine's speed.
 
     python benchmarks/bench_midgame.py                      # depths 6, 8, 10; 1 s
     python benchmarks/bench_midgame.py --depths 8,10,12 --plain-up-to 8
+    python benchmarks/bench_midgame.py --depths 8,10,12,14 --plain-up-to 10 --probcut 1.1,1.5,2
 
 The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
 games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
@@ -58,6 +61,10 @@ def main() -> None:
     ap.add_argument("--plain-up-to", type=int, default=10,
                     help="the deepest depth the plain alpha-beta is timed at (slow)")
     ap.add_argument("--seconds", default="1", help="times for iterative deepening")
+    ap.add_argument("--probcut", default="",
+                    help="Multi-ProbCut t values to time beside the full-width search")
+    ap.add_argument("--full-up-to", type=int, default=99,
+                    help="the deepest depth the full-width search is timed at")
     ap.add_argument("--make-positions", action="store_true")
     args = ap.parse_args()
     if args.make_positions:
@@ -72,10 +79,15 @@ def main() -> None:
           f"{max(b.empties() for b in boards)} empties; perft(11) {perft_s:.2f} s, the "
           f"yardstick's {ref['perft11_s']:.2f} s ({_reference.ratio(perft_s, ref['perft11_s'])})"
           if ref else f"{len(boards)} positions; perft(11) {perft_s:.2f} s (no yardstick)")
+    cuts = [float(t) for t in args.probcut.split(",") if t]
     print(f"{'depth':>5} {'search ms':>10} {'nodes':>10} {'Mn/s':>5} "
           f"{'plain ms':>10} {'nodes':>11} {'Mn/s':>5} {'speed-up':>8}")
+    full_by_depth = {}
     for depth in (int(d) for d in args.depths.split(",")):
+        if depth > args.full_up_to:
+            continue
         ours = [timed(search, b, depth, weights) for b in boards]
+        full_by_depth[depth] = [out for _, out in ours]
         t_ours = statistics.mean(t for t, _ in ours)
         n_ours = statistics.mean(out[2] for _, out in ours)
         line = (f"{depth:>5} {t_ours * 1000:>10.1f} {n_ours:>10,.0f} "
@@ -88,13 +100,33 @@ def main() -> None:
             line += (f" {t_plain * 1000:>10.1f} {n_plain:>11,.0f} "
                      f"{n_plain / t_plain / 1e6:>5.2f} {t_plain / t_ours:>7.1f}x")
         print(line, flush=True)
+    if cuts:
+        print(f"\nMulti-ProbCut: {'t':>4} {'depth':>5} {'ms':>8} {'nodes':>10} {'Mn/s':>5} "
+              f"{'other move':>10} {'mean |dscore|':>13} {'max':>5}  (against full width)")
+    for t in cuts:
+        for depth in (int(d) for d in args.depths.split(",")):
+            runs = [timed(search, b, depth, weights, t) for b in boards]
+            t_cut = statistics.mean(x for x, _ in runs)
+            n_cut = statistics.mean(out[2] for _, out in runs)
+            line = (f"{'':>14} {t:>4g} {depth:>5} {t_cut * 1000:>8.1f} {n_cut:>10,.0f} "
+                    f"{n_cut / t_cut / 1e6:>5.2f}")
+            full = full_by_depth.get(depth)
+            if full:
+                moved = sum(out[1] != f[1] for (_, out), f in zip(runs, full))
+                diffs = [abs(out[0] - f[0]) for (_, out), f in zip(runs, full)]
+                line += (f" {moved:>4}/{len(boards):<5} {statistics.mean(diffs):>13.2f} "
+                         f"{max(diffs):>5.1f}")
+            print(line, flush=True)
+    print()
     for seconds in (float(s) for s in args.seconds.split(",")):
-        runs = [deepen(b, weights, seconds=seconds) for b in boards]
-        depths = [r["depth"] for r in runs]
-        print(f"in {seconds:g} s: depth {statistics.mean(depths):.1f} on average "
-              f"(min {min(depths)}, max {max(depths)}), "
-              f"{statistics.mean(r['nodes'] / r['elapsed'] for r in runs) / 1e6:.2f} Mn/s, "
-              f"longest {max(r['elapsed'] for r in runs):.2f} s")
+        for t in [None] + cuts:
+            runs = [deepen(b, weights, seconds=seconds, probcut=t) for b in boards]
+            depths = [r["depth"] for r in runs]
+            print(f"in {seconds:g} s, {'full width' if t is None else f'probcut {t:g}'}: "
+                  f"depth {statistics.mean(depths):.1f} on average "
+                  f"(min {min(depths)}, max {max(depths)}), "
+                  f"{statistics.mean(r['nodes'] / r['elapsed'] for r in runs) / 1e6:.2f} Mn/s, "
+                  f"longest {max(r['elapsed'] for r in runs):.2f} s", flush=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,14 @@ from conftest import random_endgame
 from cythello import Board
 from cythello.eval.weights import default_weights
 from cythello.search._endgame import Solver
-from cythello.search._midgame import deepen, reference_search, search, search_many
+from cythello.search._midgame import (
+    deepen,
+    probcut_probability,
+    probcut_sigma,
+    reference_search,
+    search,
+    search_many,
+)
 
 WEIGHTS = default_weights()
 
@@ -102,5 +109,74 @@ def test_the_alphabeta_player_by_depth_or_by_time():
     assert (again.depth, again.time_limit) == (60, 0.05)
     assert "time_limit=0.05" in repr(again)
     for bad in ("alphabeta:time=-1", "alphabeta:time=abc", "alphabeta:depth=61"):
+        with pytest.raises(cy.SettingsError):
+            cy.make_player(bad)
+
+
+def test_each_finished_iteration_is_logged():
+    found = deepen(MIDGAME[2], WEIGHTS, max_depth=5)
+    log = found["iterations"]
+    assert [it[0] for it in log] == [1, 2, 3, 4, 5]
+    assert log[-1][1:3] == (found["score"], found["move"])
+    assert [it[1] for it in log] == [search(MIDGAME[2], d, WEIGHTS)[0] for d in range(1, 6)]
+    assert all(a[3] <= b[3] and a[4] <= b[4] for a, b in zip(log, log[1:]))
+    assert found["probability"] == 1.0
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_probcut_leaves_shallow_searches_alone(depth):
+    # Only null-window nodes 3 plies from the leaves or more are cut: a depth-3 root's
+    # children are 2 from them.
+    for board in MIDGAME[:12]:
+        assert search(board, depth, WEIGHTS, probcut=1.0) == search(board, depth, WEIGHTS)
+
+
+def test_probcut_searches_fewer_nodes_for_nearly_the_same_answer():
+    full = [search(b, 8, WEIGHTS) for b in MIDGAME]
+    cut = [search(b, 8, WEIGHTS, probcut=1.5) for b in MIDGAME]
+    assert sum(c[2] for c in cut) < 0.6 * sum(f[2] for f in full)
+    assert all(c[1] in b.legal_moves for c, b in zip(cut, MIDGAME))
+    # The search's fitted spread is a few discs: the answers stay close.
+    assert sum(abs(c[0] - f[0]) for c, f in zip(cut, full)) / len(full) < 1.5
+    assert sum(c[1] == f[1] for c, f in zip(cut, full)) >= 0.7 * len(full)
+    wider = [search(b, 8, WEIGHTS, probcut=3.0) for b in MIDGAME]
+    assert sum(c[2] for c in cut) < sum(w[2] for w in wider)     # t widens the margins
+
+
+def test_probcut_stays_exact_when_the_search_reaches_the_end():
+    solver = Solver()
+    for board in _positions(8, 6, 9, seed=9):
+        score, _, _ = search(board, board.empties() + 1, WEIGHTS, probcut=1.0)
+        assert score == solver.solve(board)[0]
+
+
+def test_probcut_arguments_and_its_model():
+    board = MIDGAME[3]
+    found = deepen(board, WEIGHTS, max_depth=6, probcut=1.1)
+    assert found["depth"] == 6 and found["move"] in board.legal_moves
+    assert found["probability"] == pytest.approx(0.7287, abs=1e-3)
+    assert probcut_probability(None) == 1.0
+    assert probcut_probability(2.0) == pytest.approx(0.9545, abs=1e-3)
+    for bad in (0, -1.0, 10.5, float("nan")):
+        with pytest.raises(ValueError, match="probcut"):
+            search(board, 4, WEIGHTS, probcut=bad)
+    for bad in ("1", True):
+        with pytest.raises(TypeError, match="probcut"):
+            deepen(board, WEIGHTS, 4, None, bad)
+    # The fitted spread: a few discs, wider for a larger gap between the depths and
+    # nearer the end of the game.
+    assert 1.0 < probcut_sigma(40, 12, 6) < 5.0
+    assert probcut_sigma(40, 12, 4) > probcut_sigma(40, 12, 6)
+    assert probcut_sigma(20, 12, 6) > probcut_sigma(40, 12, 6)
+
+
+def test_the_alphabeta_player_with_probcut():
+    board = MIDGAME[4]
+    player = cy.make_player("alphabeta:depth=6,probcut=1.5,endgame_empties=0")
+    assert player.probcut == 1.5
+    assert player.choose_move(board) == search(board, 6, WEIGHTS, probcut=1.5)[1]
+    again = pickle.loads(pickle.dumps(player))
+    assert again.probcut == 1.5 and "probcut=1.5" in repr(again)
+    for bad in ("alphabeta:probcut=0", "alphabeta:probcut=x", "alphabeta:probcut=11"):
         with pytest.raises(cy.SettingsError):
             cy.make_player(bad)

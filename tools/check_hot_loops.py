@@ -31,13 +31,14 @@ HOT = {
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],
     "search/_midgame": ["_pvs", "_order", "_leaf", "_probe", "_store", "_root", "_deepen",
+                        "_probcut", "_sigma", "_selective",
                         "_reference"],
     "search/_batch.pxd": ["batch_slot", "pending_find", "pending_take"],
     "search/_puct": ["_alloc", "_descend", "_select", "_expand", "_fill_children", "_backup",
                      "_compact", "_gather", "_submit", "_recycle_threshold", "_rank",
                      "_descend_shared", "_expand_shared", "_add_path", "_flush",
                      "_shared_worker"],
-    "nn/_pattern": ["evaluate_position", "answer_position"],
+    "nn/_pattern": ["evaluate_position", "answer_position", "_minimax"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
 

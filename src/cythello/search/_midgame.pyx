@@ -2,12 +2,21 @@
 """The midgame alpha-beta search with the pattern evaluation at the leaves, in C without
 the GIL: principal variation search (NegaScout) with iterative deepening, a transposition
 table, and move ordering by the hash move, a one-ply evaluation at the deeper nodes and
-mobility (the opponent's replies, corners, potential mobility) at the shallow ones.
+mobility (the opponent's replies, corners, potential mobility) at the shallow ones; with
+``probcut``, Multi-ProbCut (Buro 1997) prunes the null-window nodes.
 
-Its score at depth d is the plain depth-d minimax of the evaluation (the table's bounds
-are used only at the depth that produced them), so training labels and book values do
-not depend on the speed-ups; ``reference_search`` is that plain fixed-depth alpha-beta,
-kept as the yardstick its tests and benchmark compare against.
+Full width (the default), its score at depth d is the plain depth-d minimax of the
+evaluation (the table's bounds are used only at the depth that produced them), so training
+labels and book values do not depend on the speed-ups; ``reference_search`` is that plain
+fixed-depth alpha-beta, kept as the yardstick its tests and benchmark compare against.
+
+Multi-ProbCut: at a null-window node of depth d >= 3, a shallow search of depth
+d' = 2*floor(d/4) + (d mod 2) (Edax's pairs: 8 -> 4, 12 -> 6) predicts the depth-d score;
+when it lies ``probcut`` standard deviations beyond the window, the node is cut without the
+deep search.  The spread sigma(empties, d, d') is fitted on this evaluation by
+``research/probcut/fit_probcut.py`` (``_probcut_fit.pxi``).  A selective search's table
+entries are marked so that a full-width search (the shallow searches themselves) never
+takes their bounds.
 
 Scores are in 1/EVAL_SCALE disc for the side to move; finished games score exactly
 (empties to the winner).  A pass does not use up depth, so the leaves of a depth-d search
@@ -17,6 +26,7 @@ import numpy as np
 
 from libc.stdint cimport uint8_t, uint64_t, int16_t, int32_t
 from libc.stdlib cimport calloc, free
+from libc.math cimport exp, erf, sqrt
 
 from cythello.core._platform cimport cy_monotonic, cy_load_flag, cy_store_flag
 from cythello.core._rules cimport (
@@ -38,6 +48,12 @@ cdef enum:
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
+include "_probcut_fit.pxi"
+
+cdef enum:
+    PROBCUT_MIN_DEPTH = 3     # shallower nodes are searched full width
+    MAX_PROBCUT = 10          # t beyond this cuts (almost) nothing: the search's limit
+
 
 cdef struct Entry:
     uint64_t P, O
@@ -45,6 +61,7 @@ cdef struct Entry:
     uint8_t depth
     uint8_t move              # best move found, or PASS_MOVE
     uint8_t date              # the search (of a search_many batch) that wrote it
+    uint8_t selective         # written by a Multi-ProbCut search: its bounds are guesses
 
 
 cdef struct Context:
@@ -56,6 +73,8 @@ cdef struct Context:
     double deadline           # 0: none
     const int* stop           # NULL: none
     bint aborted
+    double probcut            # Multi-ProbCut's t (standard deviations); 0: full width
+    int shallow               # > 0 inside a ProbCut shallow search (searched full width)
 
 
 # -- the transposition table ---------------------------------------------------------------
@@ -87,8 +106,10 @@ cdef inline void _store(Context* c, uint64_t P, uint64_t O, int depth, int alpha
             e = &b[0]
         else:
             e = &b[1]
-    if e.P != P or e.O != O or e.date != c.date or e.depth != depth:
-        e.P, e.O, e.date, e.depth = P, O, c.date, depth
+    cdef uint8_t selective = _selective(c)
+    if e.P != P or e.O != O or e.date != c.date or e.depth != depth or \
+            e.selective != selective:
+        e.P, e.O, e.date, e.depth, e.selective = P, O, c.date, depth, selective
         e.lower, e.upper = -INF, INF
     if score <= alpha:
         e.upper = score if score < e.upper else e.upper
@@ -99,6 +120,52 @@ cdef inline void _store(Context* c, uint64_t P, uint64_t O, int depth, int alpha
     if e.lower > e.upper:
         e.lower = e.upper = score
     e.move = move
+
+
+cdef inline bint _selective(Context* c) noexcept nogil:
+    """Whether the search under way cuts by Multi-ProbCut (not inside a shallow search)."""
+    return c.probcut > 0 and c.shallow == 0
+
+
+# -- Multi-ProbCut -------------------------------------------------------------------------
+
+cdef inline double _sigma(int empties, int depth, int shallow) noexcept nogil:
+    """The spread, in discs, of the depth-``depth`` score about the depth-``shallow`` one
+    (the fitted model)."""
+    return exp(PROBCUT_CONST + PROBCUT_EMPTIES * empties + PROBCUT_DEPTH * depth
+               + PROBCUT_SHALLOW * shallow + PROBCUT_ODD_GAP * ((depth - shallow) & 1))
+
+
+cdef bint _probcut(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth,
+                   int* value) noexcept nogil:
+    """Whether a shallow search puts the depth-``depth`` score of this null-window node
+    beyond (alpha, beta) with the search's confidence; if so its fail-soft bound in
+    ``value``.  The side the static evaluation points to is tried."""
+    cdef int shallow = 2 * (depth // 4) + (depth & 1), bound, v
+    cdef int empties = 64 - count(P | O)
+    cdef int margin = <int>(c.probcut * _sigma(empties, depth, shallow) * EVAL_SCALE + 0.5)
+    cdef int static = _leaf(c, P, O)
+    if static >= beta:
+        bound = beta + margin
+        if bound >= 64 * EVAL_SCALE:
+            return False
+        c.shallow += 1
+        v = static if shallow == 0 else _pvs(c, P, O, bound - 1, bound, shallow)
+        c.shallow -= 1
+        if v >= bound:
+            value[0] = beta
+            return True
+    else:
+        bound = alpha - margin
+        if bound <= -64 * EVAL_SCALE:
+            return False
+        c.shallow += 1
+        v = static if shallow == 0 else _pvs(c, P, O, bound, bound + 1, shallow)
+        c.shallow -= 1
+        if v <= bound:
+            value[0] = alpha
+            return True
+    return False
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -193,7 +260,8 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
     e = _probe(c, P, O)
     if e != NULL:
         hash_move = e.move
-        if e.depth == depth:
+        # A guess of a selective search is no bound for a full-width one.
+        if e.depth == depth and (_selective(c) or not e.selective):
             if e.lower >= beta or e.lower == e.upper:
                 return e.lower
             if e.upper <= alpha:
@@ -202,6 +270,9 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
                 alpha = e.lower
             if e.upper < beta:
                 beta = e.upper
+    if beta == alpha + 1 and depth >= PROBCUT_MIN_DEPTH and _selective(c) and \
+            depth < 64 - count(P | O) and _probcut(c, P, O, alpha, beta, depth, &v):
+        return v
     # The window as the table narrowed it: what the result says is relative to it.
     alpha_in = alpha
     n = _order(c, P, O, moves, depth, hash_move, squares)
@@ -257,10 +328,18 @@ cdef int _best_move(Context* c, uint64_t P, uint64_t O) noexcept nogil:
     return e.move if e != NULL else PASS_MOVE
 
 
-cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, int* reached
-                 ) noexcept nogil:
+cdef struct Iteration:
+    int score
+    int move
+    unsigned long long nodes  # searched so far, this iteration included
+    double finished           # cy_monotonic() when it finished
+
+
+cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, int* reached,
+                 Iteration* log=NULL) noexcept nogil:
     """Iterative deepening to ``max_depth``, or until the clock or the stop flag ends it:
-    the score and move of the deepest iteration that finished (``reached`` its depth)."""
+    the score and move of the deepest iteration that finished (``reached`` its depth);
+    each finished iteration ``d`` into ``log[d]`` when given."""
     cdef int d, v, score = 0, m = PASS_MOVE
     cdef double deadline = c.deadline
     cdef const int* stop = c.stop
@@ -280,6 +359,9 @@ cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, i
         if c.aborted:
             break
         score, move[0], reached[0] = v, m, d
+        if log != NULL:
+            log[d].score, log[d].move, log[d].nodes = v, m, c.nodes
+            log[d].finished = cy_monotonic()
     c.deadline = deadline
     c.stop = stop
     return score
@@ -326,6 +408,32 @@ cdef int _check_depth(object depth) except -1:
     return depth
 
 
+cdef double _check_probcut(object probcut) except -1:
+    """Multi-ProbCut's t from the argument (None: full width)."""
+    if probcut is None:
+        return 0.0
+    if isinstance(probcut, bool) or not isinstance(probcut, (int, float)):
+        raise TypeError(f"probcut must be a number or None, not {type(probcut).__name__}")
+    if not 0 < probcut <= MAX_PROBCUT:
+        raise ValueError(f"probcut must be more than 0 and at most {MAX_PROBCUT} standard "
+                         f"deviations (None: full width), not {probcut!r}")
+    return probcut
+
+
+def probcut_probability(probcut):
+    """How sure Multi-ProbCut with this ``probcut`` (t, in standard deviations) is of each
+    cut: the normal's two-sided probability, as Edax states its selectivity (t = 1.1 is
+    73 %, 1.5 is 87 %, 2.0 is 95 %); 1.0 for a full-width search (None)."""
+    cdef double t = _check_probcut(probcut)
+    return 1.0 if t == 0 else erf(t / sqrt(2.0))
+
+
+def probcut_sigma(empties, depth, shallow):
+    """The fitted spread, in discs, of a depth-``depth`` score about the depth-``shallow``
+    score of a position with ``empties`` empty squares."""
+    return _sigma(empties, depth, shallow)
+
+
 # Tables kept between searches (taken and given back under the GIL): a new 4 MB table a
 # search would cost more than a shallow search itself (its pages fault in as they are
 # touched).  A table's date moves on with each search, so old entries read as misses.
@@ -347,6 +455,8 @@ cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
     c.deadline = 0.0
     c.stop = NULL
     c.aborted = False
+    c.probcut = 0.0
+    c.shallow = 0
     c.table = NULL
     if not table:
         return 0
@@ -399,16 +509,19 @@ cdef list _principal_variation(Context* c, uint64_t P, uint64_t O, int first, in
     return line
 
 
-def search(Board board not None, depth, PatternWeights weights not None):
+def search(Board board not None, depth, PatternWeights weights not None, probcut=None):
     """``(score in discs, best move, nodes)`` of a depth-``depth`` search with the
     evaluation at the leaves, for the side to move (best move PASS when it must pass or
     the game is over): the plain depth-``depth`` minimax score, found by iterative
-    deepening with PVS and a transposition table."""
+    deepening with PVS and a transposition table; with ``probcut`` (Multi-ProbCut's t),
+    the selective search's score instead."""
     cdef int d = _check_depth(depth), move = PASS_MOVE, score, reached
+    cdef double t = _check_probcut(probcut)
     own, opp = board.position()
     cdef uint64_t P = own, O = opp
     cdef Context c
     _open(&c, weights, True)
+    c.probcut = t
     try:
         with nogil:
             score = _deepen(&c, P, O, d, &move, &reached)
@@ -431,12 +544,17 @@ def reference_search(Board board not None, depth, PatternWeights weights not Non
 
 
 def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_DEPTH,
-           seconds=None):
+           seconds=None, probcut=None):
     """Iterative deepening until ``max_depth`` or ``seconds``: a dict of the deepest
     iteration that finished (``depth``; its ``score`` in discs, ``move`` and principal
-    variation ``pv``), the ``nodes`` searched in all and the ``elapsed`` seconds.  The
+    variation ``pv``), the ``nodes`` searched in all, the ``elapsed`` seconds,
+    ``iterations``, one ``(depth, score, move, nodes, seconds)`` for each iteration that
+    finished (nodes and seconds counted from the start), and the search's ``probability``
+    (1.0 full width, less with ``probcut``: see :func:`probcut_probability`).  The
     iteration under way when time runs out is abandoned."""
-    cdef int d = _check_depth(max_depth), move = PASS_MOVE, score, reached
+    cdef int d = _check_depth(max_depth), move = PASS_MOVE, score, reached, i
+    cdef double t = _check_probcut(probcut)
+    cdef Iteration log[MAX_DEPTH + 1]
     own, opp = board.position()
     cdef uint64_t P = own, O = opp
     cdef Context c
@@ -447,16 +565,20 @@ def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_
         if not 0 < seconds < 1e9:
             raise ValueError(f"seconds must be more than 0, not {seconds!r}")
     _open(&c, weights, True)
+    c.probcut = t
     if seconds is not None:
         c.deadline = start + seconds
     try:
         with nogil:
-            score = _deepen(&c, P, O, d, &move, &reached)
+            score = _deepen(&c, P, O, d, &move, &reached, log)
         pv = _principal_variation(&c, P, O, move, reached) if reached else []
     finally:
         _close(&c)
+    iterations = [(i, log[i].score / <double>EVAL_SCALE, log[i].move, log[i].nodes,
+                   log[i].finished - start) for i in range(1, reached + 1)]
     return {"depth": reached, "score": score / <double>EVAL_SCALE, "move": move, "pv": pv,
-            "nodes": c.nodes, "elapsed": cy_monotonic() - start}
+            "nodes": c.nodes, "elapsed": cy_monotonic() - start, "iterations": iterations,
+            "probability": probcut_probability(probcut)}
 
 
 def search_many(own, opp, depth, PatternWeights weights not None):

@@ -33,7 +33,14 @@ from .results import (
     overall_reason,
     pool_symmetric_moves,
 )
-from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time, load_eval_weights
+from .settings import (
+    MAX_ITERATIONS,
+    SearchSettings,
+    check_int,
+    check_number,
+    check_time,
+    load_eval_weights,
+)
 from .states import StopReason
 from .turns import Turns
 
@@ -50,6 +57,7 @@ SHORT_RUN = 20_000                     # iterations: a few ms, run without a hel
 UNSETTLED_RATIO = 0.5
 DEFAULT_ALPHABETA_DEPTH = 2            # AlphaBetaPlayer's depth without a time limit
 MAX_ALPHABETA_DEPTH = 60
+MAX_PROBCUT = 10.0                      # the midgame search's own limit
 # The reasons a tree's run ends without more time helping it.
 FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
             StopReason.DECIDED)
@@ -136,11 +144,17 @@ class AlphaBetaPlayer:
     and a transposition table, :mod:`~cythello.search._midgame`), solving exactly from
     ``endgame_empties``: the reference opponent for the MCTS players.  It searches
     ``depth`` plies (2 by default), or with ``time_limit`` (seconds a move) as deep as the
-    time allows, up to ``depth`` when given (the deepest iteration that finished plays)."""
+    time allows, up to ``depth`` when given (the deepest iteration that finished plays).
+    ``probcut`` makes the search selective (Multi-ProbCut cutting at that many standard
+    deviations, e.g. 1.5; None: full width): much deeper in the same time."""
 
     def __init__(self, depth: Optional[int] = None, endgame_empties: int = 14,
-                 eval_weights: Any = "default", time_limit: Optional[float] = None) -> None:
+                 eval_weights: Any = "default", time_limit: Optional[float] = None,
+                 probcut: Optional[float] = None) -> None:
         self.time_limit = None if time_limit is None else check_time(time_limit)
+        self.probcut = None if probcut is None else check_number(
+            "probcut", probcut, 0, MAX_PROBCUT, low_open=True,
+            range_text=f"more than 0 and at most {MAX_PROBCUT} standard deviations")
         if depth is None:
             depth = DEFAULT_ALPHABETA_DEPTH if time_limit is None else MAX_ALPHABETA_DEPTH
         self.depth = check_int("depth", depth, 1, MAX_ALPHABETA_DEPTH)
@@ -164,17 +178,19 @@ class AlphaBetaPlayer:
         if board.empties() <= self.endgame_empties:
             return self._solver.solve(board)[1]
         if self.time_limit is not None:
-            return int(deepen(board, self.eval_weights, self.depth, self.time_limit)["move"])
-        return search(board, self.depth, self.eval_weights)[1]
+            return int(deepen(board, self.eval_weights, self.depth, self.time_limit,
+                              self.probcut)["move"])
+        return search(board, self.depth, self.eval_weights, self.probcut)[1]
 
     def __reduce__(self) -> Any:
         return (AlphaBetaPlayer, (self.depth, self.endgame_empties, self._weights_setting,
-                                  self.time_limit))
+                                  self.time_limit, self.probcut))
 
     def __repr__(self) -> str:
         limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
+        cut = f", probcut={self.probcut}" if self.probcut is not None else ""
         return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties}"
-                f"{limit})")
+                f"{limit}{cut})")
 
 
 def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[float]:
