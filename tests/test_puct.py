@@ -1,6 +1,7 @@
 """PUCT with a batched evaluator: the search against a pure-Python reference, its
 invariants and perspective, the evaluator contract, and self-play with an evaluator."""
 import math
+import pickle
 import random
 import threading
 
@@ -153,6 +154,49 @@ def test_pattern_evaluator_matches_the_evaluation():
             child.push(move)
             assert logits[0, move] == pytest.approx(-cy.evaluate(child) / 4, abs=1e-4)
         assert np.isneginf(np.delete(logits[0], list(board.legal_moves))).all()
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_the_searching_evaluator_answers_shallow_search_scores(depth):
+    """With search_depth k, the value is the depth-k alpha-beta score and each move's logit
+    the depth-(k-1) score after it (the midgame search's, full width)."""
+    from cythello.eval.weights import default_weights
+    from cythello.search._midgame import search
+    weights = default_weights()
+    ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0, search_depth=depth)
+    for seed in range(6):
+        board = _random_board(seed, 26)
+        if board.is_game_over():
+            continue
+        logits, values = ev(board.planes()[None])
+        assert values[0] == pytest.approx(math.tanh(search(board, depth, weights)[0] / 16),
+                                          abs=1e-5)
+        for move in board.legal_moves:
+            if move == cy.PASS:
+                continue
+            child = board.copy()
+            child.push(move)
+            assert logits[0, move] == pytest.approx(
+                -search(child, depth - 1, weights)[0] / 4, abs=1e-4)
+    # A pass: the value searches on from the opponent's moves.
+    must_pass = cy.Board("-O" + "X" * 62 + " O")
+    assert must_pass.must_pass()
+    logits, v = ev(must_pass.planes()[None])
+    assert logits[0, cy.PASS] == 0.0
+    assert v[0] == pytest.approx(math.tanh(search(must_pass, depth, weights)[0] / 16),
+                                 abs=1e-5)
+    assert "search_depth=2" in repr(PatternEvaluator(search_depth=2))
+    again = pickle.loads(pickle.dumps(ev))
+    assert again.search_depth == depth
+    player = cy.make_player(f"puct:sims=50,search_depth={depth}")
+    assert player.search(_random_board(1, 30)).best_move != cy.PASS
+    for bad in (-1, 5):
+        with pytest.raises(SettingsError, match="search_depth"):
+            PatternEvaluator(search_depth=bad)
+    with pytest.raises(TypeError, match="search_depth"):
+        PatternEvaluator(search_depth=1.5)
+    with pytest.raises(SettingsError):
+        cy.make_player("puct:search_depth=x")
 
 
 def test_batches_hold_at_most_batch_size_leaves_and_stay_legal():

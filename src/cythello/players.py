@@ -25,7 +25,7 @@ __all__ = ["make_player", "SPEC_HELP"]
 SPEC_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
              "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
              "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
-             "alphabeta:depth=N or alphabeta:time=S, gtp:COMMAND or nboard:COMMAND (an "
+             "alphabeta:depth=N or alphabeta:time=S[,probcut=T], gtp:COMMAND or nboard:COMMAND (an "
              "external engine)")
 
 
@@ -66,19 +66,21 @@ def _parse_mcts(key: str, text: str) -> Any:
 
 
 _ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str,
-                     "time_limit": float},
+                     "time_limit": float, "probcut": float},
                     {"depth": "an integer", "endgame_empties": "an integer",
                      "eval_weights": "'default' or a weights file",
-                     "time_limit": "seconds a move"})
+                     "time_limit": "seconds a move",
+                     "probcut": "standard deviations, e.g. 1.5"})
 
 
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
-                   "value_scale": "discs, more than 0"}
+                   "value_scale": "discs, more than 0", "search_depth": "an integer, 0-4"}
 
 
 def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
-    (``evaluator=pattern``, with its ``prior_scale`` and ``value_scale``) or by nothing
+    (``evaluator=pattern``, with its ``prior_scale``, ``value_scale`` and
+    ``search_depth``) or by nothing
     (``evaluator=uniform``)."""
     from .nn import PatternEvaluator, uniform_evaluator
     from .search.puct import PUCTPlayer, PUCTSettings
@@ -89,14 +91,16 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
                 raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
             return text
         if key in _PUCT_EVALUATOR:
-            return _typed({key: float}, _PUCT_EVALUATOR)(key, text)
+            return _typed({key: int if key == "search_depth" else float},
+                          _PUCT_EVALUATOR)(key, text)
         return parse_setting(key, text, PUCTSettings)
 
     settings = _parse_settings(spec, rest, setting_names(PUCTSettings) + list(_PUCT_EVALUATOR),
                                parse, {"time": "time_limit", "sims": "simulations"})
     settings.setdefault("seed", seed)
     kind = settings.pop("evaluator", "pattern")
-    scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale") if k in settings}
+    scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale", "search_depth")
+              if k in settings}
     if kind == "uniform":
         if scales:
             raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")
@@ -126,7 +130,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         return _puct_player(spec, rest, seed)
     if kind == "alphabeta":
         settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights",
-                                                "time_limit"], _ALPHABETA,
+                                                "time_limit", "probcut"], _ALPHABETA,
                                    {"time": "time_limit"})
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:

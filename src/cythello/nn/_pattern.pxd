@@ -15,6 +15,7 @@ cdef struct PatternAnswer:
     eval_fn evaluate
     double value_unit         # 2 * value_scale discs, in evaluation units
     double prior_unit         # prior_scale discs, in evaluation units
+    int depth                 # search_depth: 0 answers from the static evaluation
 
 
 # The answer for one position (side to move owning ``P``), exactly as the Python call
@@ -29,6 +30,7 @@ cdef class PatternEvaluator:
     cdef eval_fn _evaluate
     cdef readonly double value_scale
     cdef readonly double prior_scale
+    cdef readonly int search_depth
 
     cdef PatternAnswer answer(self) noexcept nogil
     # answer_position with this evaluator's answer().

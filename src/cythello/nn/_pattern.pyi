@@ -8,7 +8,8 @@ from typing_extensions import disjoint_base
 class PatternEvaluator:
     value_scale: float
     prior_scale: float
+    search_depth: int
     def __init__(self, weights: Any = "default", value_scale: float = 8.0,
-                 prior_scale: float = 4.0) -> None: ...
+                 prior_scale: float = 4.0, search_depth: int = 0) -> None: ...
     def __call__(self, planes: Any, legal: Optional[Any] = None
                  ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...

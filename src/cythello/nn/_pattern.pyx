@@ -2,18 +2,29 @@
 """The shipped pattern evaluation behind the evaluator contract (:mod:`cythello.nn`), in C:
 a reference network for the PUCT search that needs no training.  The PUCT search calls
 :func:`answer_position` directly (``_pattern.pxd``), with the same answers as a call
-through Python but none of its cost."""
+through Python but none of its cost.
+
+With ``search_depth`` k > 0 it answers from shallow alpha-beta searches instead of the
+static evaluation (an MCTS-minimax hybrid, Baier & Winands 2015): each move's prior from
+the depth-(k-1) score of the position it reaches, and the value from the best of them
+(the depth-k score), so that a tactic within k plies shows in both."""
 from libc.math cimport tanh, INFINITY
 from libc.stdint cimport int16_t, uint64_t
 
 import numpy as np
 
 from cythello.core._planes cimport read_planes
-from cythello.core._rules cimport Position, legal_moves, next_position, first_square
+from cythello.core._rules cimport (
+    Position, legal_moves, next_position, first_square, final_disc_difference,
+)
 from cythello.eval._layout cimport EVAL_SCALE
 from cythello.eval._patterns cimport evaluator_function
 from cythello.errors import SettingsError
-from cythello.search.settings import check_number, load_eval_weights
+from cythello.search.settings import check_int, check_number, load_eval_weights
+
+cdef enum:
+    MAX_SEARCH_DEPTH = 4        # deeper costs more than a PUCT visit is worth
+    INF = 1 << 20
 
 
 cdef class PatternEvaluator:
@@ -25,9 +36,10 @@ cdef class PatternEvaluator:
     search's with ``eval_scale=value_scale``; the UCT's is 4, but 4 lost to 8 here,
     -49 +- 48 Elo at 0.25 s a move); a move's logit is the evaluation after it, for the mover,
     in units of ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the
-    prior)."""
+    prior).  With ``search_depth`` (0-4), the evaluation after each move is a search of
+    that depth less one, and the value the best of them (see the module)."""
 
-    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0):
+    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=0):
         loaded = load_eval_weights(weights)
         if loaded is None:
             raise SettingsError("PatternEvaluator needs evaluation weights, not None")
@@ -35,13 +47,16 @@ cdef class PatternEvaluator:
         self._evaluate = evaluator_function()
         self.value_scale = check_number("value_scale", value_scale, 0, 1000, low_open=True)
         self.prior_scale = check_number("prior_scale", prior_scale, 0, 1000, low_open=True)
+        self.search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
 
     def __repr__(self):
+        depth = f", search_depth={self.search_depth}" if self.search_depth else ""
         return (f"PatternEvaluator(value_scale={self.value_scale:g}, "
-                f"prior_scale={self.prior_scale:g})")
+                f"prior_scale={self.prior_scale:g}{depth})")
 
     def __reduce__(self):
-        return (PatternEvaluator, (self._weights, self.value_scale, self.prior_scale))
+        return (PatternEvaluator, (self._weights, self.value_scale, self.prior_scale,
+                                   self.search_depth))
 
     def __call__(self, planes, legal=None):
         cdef const float[:, :, :, ::1] x = np.ascontiguousarray(planes, dtype=np.float32)
@@ -65,6 +80,7 @@ cdef class PatternEvaluator:
         e.evaluate = self._evaluate
         e.value_unit = 2.0 * self.value_scale * EVAL_SCALE
         e.prior_unit = self.prior_scale * EVAL_SCALE
+        e.depth = self.search_depth
         return e
 
     cdef void evaluate_position(self, uint64_t P, uint64_t O, float* logits,
@@ -77,14 +93,54 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
                           float* value) noexcept nogil:
     cdef uint64_t moves = legal_moves(P, O)
     cdef Position child
-    cdef int sq
+    cdef int sq, score, best = -INF
     for sq in range(65):
         logits[sq] = -INFINITY
-    value[0] = <float>tanh(e.evaluate(e.table, P, O) / e.value_unit)
     if moves == 0:
         logits[64] = 0.0
+        best = e.evaluate(e.table, P, O) if e.depth == 0 else _minimax(e, P, O, e.depth,
+                                                                         -INF, INF)
+        value[0] = <float>tanh(best / e.value_unit)
+        return
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
         child = next_position(P, O, sq)
-        logits[sq] = <float>(-e.evaluate(e.table, child.P, child.O) / e.prior_unit)
+        if e.depth == 0:
+            score = -e.evaluate(e.table, child.P, child.O)
+        else:
+            # Each move's score exactly (a full window), so that priors rank them all.
+            score = -_minimax(e, child.P, child.O, e.depth - 1, -INF, INF)
+        logits[sq] = <float>(score / e.prior_unit)
+        if score > best:
+            best = score
+    if e.depth == 0:
+        best = e.evaluate(e.table, P, O)
+    value[0] = <float>tanh(best / e.value_unit)
+
+
+cdef int _minimax(const PatternAnswer* e, uint64_t P, uint64_t O, int depth, int alpha,
+                  int beta) noexcept nogil:
+    """The depth-``depth`` alpha-beta score of the evaluation, for the side to move (a pass
+    uses no depth; a finished game scores its disc difference)."""
+    cdef uint64_t moves = legal_moves(P, O)
+    cdef Position child
+    cdef int sq, v, best = -INF
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O) * EVAL_SCALE
+        return -_minimax(e, O, P, depth, -beta, -alpha)
+    if depth == 0:
+        return e.evaluate(e.table, P, O)
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        child = next_position(P, O, sq)
+        v = -_minimax(e, child.P, child.O, depth - 1, -beta, -alpha)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
