@@ -1,4 +1,6 @@
-"""Build and run ../shared/bench-reference (the portable-C yardstick) beside our figures."""
+"""Build and run the portable-C yardstick (``benchmarks/yardstick/``: plain bitboard C
+without ``-march``, measuring random playouts/s, perft(11) and a minimal UCT on the
+machine it runs on) beside our figures, so that results are ratios from one run."""
 import json
 import os
 import shutil
@@ -9,7 +11,7 @@ from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES = [os.environ.get("CYTHELLO_BENCH_REFERENCE", ""),
-              str(ROOT.parent / "shared" / "bench-reference")]
+              str(ROOT / "benchmarks" / "yardstick")]
 
 
 def c_compiler() -> Optional[str]:

@@ -3,7 +3,7 @@
     python3 benchmarks/bench_eval.py [--weights FILE] [--baseline FILE]
 
 Accuracy: mean absolute error (discs) on ``benchmarks/data/heldout.txt`` (self-play
-positions with exact solver scores, never used in training; see make_heldout.py), per
+positions with exact solver scores, never used in training; see research/evaluation/make_heldout.py), per
 stage, next to the error of the hand-set square tables cythello used before (the heuristic
 rollout's weights and the progressive-bias prior), each scaled by its best least-squares
 factor and offset so that it is judged at its best.
@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _evaldata import read_heldout
 
 import cythello as cy
 from cythello.eval import load_weights, patterns
@@ -22,15 +21,22 @@ from cythello.records.obf import read_obf
 from cythello.training.calibrate import consistency
 
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+
+
+def read_heldout(path):
+    """``(board, exact score)`` of each line of a held-out file (one board string and its
+    exact score a line: research/evaluation/make_heldout.py's format)."""
+    rows = [line.rsplit(" ", 1) for line in Path(path).read_text().splitlines() if line.strip()]
+    return [(cy.Board(text), int(score)) for text, score in rows]
 # Positions with 13-16 empties from PUCT self-play guided by 0.2.0's weights (seeds 101 and
 # 102; the training pipeline's are seed * 1000 + round), off-path ones included, and their
 # exact scores: the kind of positions 0.3.0's weights were trained on.
 HELDOUT_PUCT = Path(__file__).resolve().parent / "data" / "heldout-puct.txt"
 # The same kind of positions with 17-24 empties (seed 103), where the labels of training
-# are bootstrapped searches, not exact: make_heldout.py --puct --empties 17-24.
+# are bootstrapped searches, not exact: research/evaluation/make_heldout.py --puct --empties 17-24.
 HELDOUT_PUCT_DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
 # Positions with 14-26 empties of expert self-play after 8 random moves (seed 2026): well-
-# played games, as the best engines' reported accuracy is measured on (make_heldout.py
+# played games, as the best engines' reported accuracy is measured on (research/evaluation/make_heldout.py
 # --strong).
 HELDOUT_STRONG = Path(__file__).resolve().parent / "data" / "heldout-strong.txt"
 BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
@@ -152,7 +158,7 @@ def main() -> None:
     side_to_move_bias(weights, boards[:4000])
 
     if not HELDOUT.exists():
-        print(f"no held-out set at {HELDOUT}: run benchmarks/make_heldout.py")
+        print(f"no held-out set at {HELDOUT}: run research/evaluation/make_heldout.py")
         return
     base = load_weights(args.baseline)
     held = read_heldout(HELDOUT)

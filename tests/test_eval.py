@@ -323,7 +323,7 @@ def test_midgame_search_is_negamax(random_weights):
 
 def test_fit_recovers_planted_weights_of_candidate_slots():
     """fit_stage with ``size`` beyond the shipped layout solves for appended candidate
-    features too (how bench_eval_capacity.py tries new patterns)."""
+    features too (how research/evaluation/capacity.py tries new patterns)."""
     from cythello.training.fit import fit_stage, packed_features, predict
     boards = [b for b in random_boards(3000, seed=11) if not b.is_game_over()]
     feats = packed_features(*bitboards(boards))

@@ -105,11 +105,15 @@ def test_version_in_one_place():
     assert 'version = { attr = "cythello._version.__version__" }' in (ROOT / "pyproject.toml").read_text()
 
 
-def test_readme_settings_tables_are_the_settings_types():
-    """The README's tables of settings are generated from SearchSettings and PUCTSettings:
-    regenerate them (cythello.search.settings.settings_table(cls)) when a setting changes."""
+def test_the_docs_settings_tables_are_made_from_the_settings_types():
+    """The reference's settings page is generated from SearchSettings and PUCTSettings when
+    the documentation is built (docs/conf.py), so it cannot fall behind them."""
+    import importlib.util
+
     from cythello.search.puct import PUCTSettings
     from cythello.search.settings import settings_table
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert settings_table() in readme
-    assert settings_table(PUCTSettings) in readme
+    spec = importlib.util.spec_from_file_location("docs_conf", ROOT / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    page = conf._settings_page()
+    assert settings_table() in page and settings_table(PUCTSettings) in page

@@ -247,7 +247,7 @@ class SearchSettings(SettingsType):
         optional=True)
     # 4 discs: where the shipped evaluation's value best predicts the exact outcome (least
     # log-loss, 4-4.5 at 11-16 empties on 672 k positions, 3-4 at 17-24:
-    # benchmarks/bench_eval_capacity.py); against 8, the value it had since the evaluation
+    # research/evaluation/capacity.py); against 8, the value it had since the evaluation
     # came in, the expert scored +37 +- 34 Elo at 0.25 s a move (400 games) and +7 +- 68
     # at 0.5 s (100).
     eval_scale: float = _setting(

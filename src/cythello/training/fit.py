@@ -33,7 +33,7 @@ def fit_stage(features: np.ndarray, labels: np.ndarray, ridge: float,
               size: Optional[int] = None) -> np.ndarray:
     """Weights (float64, in discs, one per packed slot) fitting ``labels`` (discs).
     ``size`` is the number of weights (default: the shipped layout's per stage; a larger
-    one fits candidate features appended as further slots, as bench_eval_capacity.py does)."""
+    one fits candidate features appended as further slots, as research/evaluation/capacity.py does)."""
     m = patterns.packed_size() if size is None else size
     n, f = features.shape
     flat = features.ravel()

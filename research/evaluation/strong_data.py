@@ -5,7 +5,7 @@ only exploring PUCT self-play (temperature, noise, off-path positions).  This fi
 13-16-empties stage with the training's fitter (ridge 10, no neighbour prior) to exact
 scores of
 
-- PUCT self-play positions as training has them (bench_off_path.py's, seed 778), alone;
+- PUCT self-play positions as training has them (off_path.py's, seed 778), alone;
 - the same with positions of expert self-play added (seed 779: the expert preset at a
   fixed iteration budget after 8 random moves, exact play from 16 empties), at weight 1
   and 3;
@@ -14,7 +14,7 @@ scores of
 and judges each on expert-game positions of other games of the same run (a third of its
 games, held out), on ``heldout-strong.txt`` (14-16 empties) and ``heldout-puct.txt``.
 
-    python3 benchmarks/bench_strong_data.py --strong-games 3000     # ~20 minutes, 2 cores
+    python3 research/evaluation/strong_data.py --strong-games 3000     # ~20 minutes, 2 cores
 """
 import argparse
 import tempfile

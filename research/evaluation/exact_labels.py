@@ -14,7 +14,7 @@ and judges each, next to the shipped weights' stage, on exact scores of other se
 games (seed 781), on ``heldout-strong.txt`` and on ``heldout-puct-deep.txt`` (17-20).
 It also prints how far each kind of label is from the exact score.
 
-    python3 benchmarks/bench_exact_labels.py --workdir /tmp/exl      # ~20 minutes, 2 cores
+    python3 research/evaluation/exact_labels.py --workdir /tmp/exl      # ~20 minutes, 2 cores
 
 Labels are cached in ``--workdir``; a second run only fits.
 """

@@ -8,9 +8,9 @@ off-path ones weighted 1, 0.5, 0.25 and 0, and reports the error and the mean er
 lean) on both held-out kinds: exploring PUCT self-play (``heldout-puct.txt``, 13-16
 empties) and expert games (``heldout-strong.txt``, 14-16).
 
-    python3 benchmarks/bench_off_path.py --games 12000     # about 6 minutes on 2 cores
+    python3 research/evaluation/off_path.py --games 12000     # about 6 minutes on 2 cores
 
-The self-play is the training's (and bench_eval_capacity.py's) PUCT self-play guided by the
+The self-play is the training's (and capacity.py's) PUCT self-play guided by the
 shipped weights, seed 778 (no training run or held-out set uses it); held-out positions
 are dropped from the fit.
 """

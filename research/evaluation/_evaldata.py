@@ -1,5 +1,5 @@
-"""The data the evaluation studies share (bench_eval.py, bench_eval_capacity.py,
-bench_off_path.py, bench_strong_data.py, bench_exact_labels.py, bench_eval_models.py):
+"""The data the evaluation studies share (capacity.py,
+off_path.py, strong_data.py, exact_labels.py, models.py):
 the held-out sets, new PUCT self-play positions that none of them holds, the
 exact-scored 13-16-empties positions several studies fit to, and candidate patterns'
 feature columns.
@@ -19,11 +19,11 @@ from cythello.training.data import empties_of, off_path, side_to_move
 from cythello.training.fit import packed_features, predict
 from cythello.training.labels import exact_scores
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"   # the held-out sets
 STAGE = (13, 16)                 # the stage whose labels are exact and studies fit
 STAGE_SEED = 778                 # the self-play of labelled_positions (no training run uses it)
 HELD = (("heldout-puct.txt", 13, 16), ("heldout-strong.txt", 14, 16))
-# Candidate 10-square patterns beside the shipped set (bench_eval_capacity.py, bench_eval_models.py).
+# Candidate 10-square patterns beside the shipped set (capacity.py, models.py).
 CANDIDATES = {
     "corner triangle": ("a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"),
     "angle + X": ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "a3", "a4", "a5"),

@@ -1,8 +1,8 @@
 """How far the pattern evaluation can go: its error where the labels are exact, as data,
 features and stages grow, and the logistic scale that turns its values into win rates.
 
-    python3 benchmarks/bench_eval_capacity.py --workdir /tmp/capacity             # ~45 min, 2 cores
-    python3 benchmarks/bench_eval_capacity.py --workdir /tmp/cap --games 8000     # ~6 min
+    python3 research/evaluation/capacity.py --workdir /tmp/capacity             # ~45 min, 2 cores
+    python3 research/evaluation/capacity.py --workdir /tmp/cap --games 8000     # ~6 min
 
 1. Data: PUCT self-play guided by the shipped weights, as the training's next round would
    play it (seed 777: no training run or held-out set uses it), the positions with 11-16

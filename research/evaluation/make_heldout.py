@@ -2,13 +2,13 @@
 that training never sees (their own seed; any position also found in a training run is
 dropped by bench_eval), with exact scores from the endgame solver.
 
-    python3 benchmarks/make_heldout.py --empties 14-23 --per-empties 40
-    python3 benchmarks/make_heldout.py --empties 24-30 --per-empties 20 --append
-    python3 benchmarks/make_heldout.py --puct --empties 17-24 --per-empties 60 --games 800 \
+    python3 research/evaluation/make_heldout.py --empties 14-23 --per-empties 40
+    python3 research/evaluation/make_heldout.py --empties 24-30 --per-empties 20 --append
+    python3 research/evaluation/make_heldout.py --puct --empties 17-24 --per-empties 60 --games 800 \
         --out benchmarks/data/heldout-puct-deep.txt
-    python3 benchmarks/make_heldout.py --strong --empties 14-24 --per-empties 40 --games 400 \
+    python3 research/evaluation/make_heldout.py --strong --empties 14-24 --per-empties 40 --games 400 \
         --out benchmarks/data/heldout-strong.txt
-    python3 benchmarks/make_heldout.py --strong --empties 25-26 --per-empties 20 --games 400 \
+    python3 research/evaluation/make_heldout.py --strong --empties 25-26 --per-empties 20 --games 400 \
         --threads 2 --append --out benchmarks/data/heldout-strong.txt
 
 Writes ``benchmarks/data/heldout.txt`` (or ``--out``): one position per line, the board
@@ -37,12 +37,12 @@ from cythello import selfplay
 from cythello.search._endgame import Solver
 from cythello.training.data import empties_of, side_to_move
 
-OUT = Path(__file__).resolve().parent / "data" / "heldout.txt"
+OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "heldout.txt"
 SEED = 424242                      # never a training seed (those are preset.seed * 1000 + r)
 PUCT_SEED = 103                    # nor this (heldout-puct.txt's games used 101 and 102)
 STRONG_SEED = 2026
 STRONG_ITERATIONS = 50_000
-BASELINE = Path(__file__).resolve().parent / "data" / "eval-0.2.0.weights"
+BASELINE = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "eval-0.2.0.weights"
 
 
 def puct_positions(games, tmp):

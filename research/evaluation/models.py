@@ -1,13 +1,13 @@
 """Would another model of the same positions err less than the linear pattern fit?
-``bench_eval_capacity.py`` found the shipped features levelling off near 6.1 discs at
+``capacity.py`` found the shipped features levelling off near 6.1 discs at
 13-16 empties, where labels are exact, and every richer pattern adding 0.00-0.08.  This
 tries what is left besides patterns, on exact scores of the 13-16-empties positions of new
-PUCT self-play (``bench_off_path.py``'s, seed 778, off-path ones included):
+PUCT self-play (``off_path.py``'s, seed 778, off-path ones included):
 
 - the loss: training's ridge least squares (ridge 10) against a Huber loss (8 discs) and
   the absolute error, both by reweighted least squares (the goal is a mean absolute
   error, and exact scores have heavy tails);
-- richer patterns: bench_eval_capacity.py's four 10-square candidates beside the shipped
+- richer patterns: capacity.py's four 10-square candidates beside the shipped
   set (+148 k weights), for how much data a larger model needs before it pays;
 - region parity: for each empty region (8-connected), odd or even, and which side has a
   legal move in it, the number of such regions (0-4+) as 40 more weights (an endgame
@@ -23,7 +23,7 @@ next to the first row position by position (the change in MAE and its standard e
 the heads next to the shipped stage they sit on).
 ``--games 48000`` (271 k positions, about 20 minutes) shows which gains grow with data.
 
-    python3 benchmarks/bench_eval_models.py --workdir /tmp/models     # ~8 minutes, 2 cores
+    python3 research/evaluation/models.py --workdir /tmp/models     # ~8 minutes, 2 cores
 
 The labelled positions are cached in ``--workdir``.
 """
