@@ -146,6 +146,22 @@ def test_analyse_with_puct():
     assert bad.returncode == 2 and "--rollout: the UCT search's options" in bad.stderr
 
 
+def test_analyse_with_alphabeta():
+    out = run_cli(["analyse", "f5d6c3d3c4", "--search", "alphabeta", "--time", "0.3"])
+    assert out.returncode == 0, out.stderr
+    summary = next(l for l in out.stdout.splitlines() if l.startswith("depth "))
+    assert "@87%" in summary and "nodes in" in summary
+    assert "pv: " in out.stdout and "about" in out.stdout
+    nodes = run_cli(["analyse", "f5d6c3d3c4", "--search", "alphabeta", "--iterations",
+                     "20000", "--json"])
+    assert nodes.returncode == 0, nodes.stderr
+    found = json.loads(nodes.stdout)
+    assert found["stop_reason"] in ("iterations", "depth") and found["depth"] >= 3
+    assert found["nodes"] <= 20000 + 100_000            # the iteration under way ends
+    bad = run_cli(["analyse", "f5", "--search", "alphabeta", "--exploration", "1"])
+    assert bad.returncode == 2 and "--exploration: options of the tree searches" in bad.stderr
+
+
 def test_analyse_without_options_runs_the_strong_search_for_two_seconds():
     out = run_cli(["analyse", "f5d6c3", "--json"])
     assert out.returncode == 0, out.stderr

@@ -1,4 +1,4 @@
-"""One contract, checked against every searching player (UCT and PUCT), as scikit-learn's
+"""One contract, checked against every searching player (UCT, PUCT and alpha-beta), as scikit-learn's
 estimator checks run one suite against every estimator: threads and pondering
 (:mod:`cythello.search.turns`), stops, re-entrance, pickling, bad arguments.  Each
 search's own behaviour lives in test_mcts.py and test_puct.py."""
@@ -15,13 +15,20 @@ from cythello.errors import PlayerBusyError, SettingsError
 from cythello.nn import PatternEvaluator
 
 MIDGAME = Board.from_transcript("c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2")   # out of the book
-PONDER_THREADS = ("cythello-ponder", "cythello-puct-ponder")
+PONDER_THREADS = ("cythello-ponder", "cythello-puct-ponder", "cythello-alphabeta-ponder")
 
 
 def make(kind, **settings):
     """A player of ``kind`` with ``settings`` (``budget`` is the iteration or simulation
-    count of each)."""
+    count of each; the alpha-beta player searches a few plies instead, and reports after
+    each, whatever the progress interval)."""
     budget = settings.pop("budget", None)
+    if kind == "alphabeta":
+        settings.pop("progress_interval", None)
+        settings.pop("reuse_tree", None)
+        if budget is not None:
+            settings["depth"] = 3 + budget // 100
+        return cy.AlphaBetaPlayer(probcut=1.5, **settings)
     if kind == "uct":
         if budget is not None:
             settings["iterations"] = budget
@@ -31,7 +38,7 @@ def make(kind, **settings):
     return cy.PUCTPlayer(PatternEvaluator(), **settings)
 
 
-@pytest.fixture(params=["uct", "puct"])
+@pytest.fixture(params=["uct", "puct", "alphabeta"])
 def kind(request):
     return request.param
 
@@ -66,9 +73,15 @@ def test_pondering_ends_with_reset_stop_and_the_player(kind):
     del player
     gc.collect()
     wait_for(lambda: not ponder_threads(), "the threads of a dropped player to end")
-    # Nothing to ponder without tree reuse or in a finished game.
+    # Nothing to ponder without tree reuse (a tree search's) or in a finished game.
     quiet = make(kind, budget=100, reuse_tree=False)
-    quiet.ponder(board)
+    if kind != "alphabeta":
+        quiet.ponder(board)
+        assert not quiet.pondering
+    finished = Board()
+    while not finished.is_game_over():
+        finished.push(min(finished.legal_moves))
+    quiet.ponder(finished)
     assert not quiet.pondering
     with pytest.raises(TypeError):
         quiet.ponder("f5d6")

@@ -12,6 +12,7 @@ from cythello import Board
 from cythello.eval.weights import default_weights
 from cythello.search._endgame import Solver
 from cythello.search._midgame import (
+    MidgameSearch,
     deepen,
     probcut_probability,
     probcut_sigma,
@@ -180,3 +181,31 @@ def test_the_alphabeta_player_with_probcut():
     for bad in ("alphabeta:probcut=0", "alphabeta:probcut=x", "alphabeta:probcut=11"):
         with pytest.raises(cy.SettingsError):
             cy.make_player(bad)
+
+
+def test_a_search_run_one_iteration_at_a_time():
+    board = MIDGAME[5]
+    engine = MidgameSearch(WEIGHTS)
+    engine.begin(board)
+    for depth in range(1, 7):
+        assert engine.iterate(depth)
+        assert engine.depth == depth and engine.score == search(board, depth, WEIGHTS)[0]
+    line = engine.principal_variation()
+    assert line[0] == engine.move and len(line) <= 6
+    # Kept from one search to the next (pondering's table): the same scores.
+    engine.begin(board, keep=True)
+    assert engine.iterate(1) and engine.iterate(5)
+    assert engine.score == search(board, 5, WEIGHTS)[0]
+    # A node budget, a deadline and a stop end an iteration; depth 1 always finishes.
+    engine.begin(board, probcut=1.5)
+    assert engine.iterate(1) and not engine.iterate(12, max_nodes=500)
+    assert engine.depth == 1 and engine.probability == pytest.approx(0.866, abs=1e-3)
+    assert not engine.iterate(30, seconds=0.01)
+    engine.stop()
+    assert engine.iterate(1) and not engine.iterate(2)
+    engine.clear_stop()
+    assert engine.iterate(2)
+    with pytest.raises(ValueError):
+        engine.iterate(0)
+    with pytest.raises(ValueError):
+        engine.iterate(3, seconds=-1)

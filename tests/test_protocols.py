@@ -136,6 +136,33 @@ def test_nboard_serves_the_puct_search_and_ponders():
     assert len(searched) == 2 and all(l.endswith("visits") for l in searched)
 
 
+def test_nboard_and_gtp_serve_the_alphabeta_search_with_depth_lines():
+    # The classic engine: search lines with its depth and Multi-ProbCut's probability
+    # (Edax's "21@73%"), the nodes as the free text, pondering between moves.
+    engine = Session(["nboard", "--search", "alphabeta", "--time", "0.3", "--ponder"])
+    engine.send("nboard 2", f"set game {START_GGF}", "go")
+    engine.until(lambda l: l.startswith("=== "))
+    engine.send("move E6", "move F4", "hint 1")
+    engine.until(lambda l: l.startswith("search "))
+    engine.send("ping 1")
+    engine.until(lambda l: l == "pong 1")
+    assert engine.close() == 0
+    searched = [l.split() for l in engine.lines if l.startswith("search ")]
+    assert len(searched) == 1
+    depth, effort = searched[0][4], searched[0][5]
+    assert depth.endswith("@87%") and int(depth.split("@")[0]) >= 4
+    assert effort.endswith("nodes") and int(effort[:-5]) > 0
+    assert "-" in searched[0][1]                          # a principal variation
+    gtp = Session(["gtp", "--search", "alphabeta", "--time", "0.2"])
+    gtp.send("boardsize 8", "clear_board", "play b f5", "genmove w", "quit")
+    assert gtp.close() == 0
+    answers = [l for l in gtp.lines if l.startswith("= ")]
+    assert answers and answers[-1][2:].strip() in ("d6", "f6", "f4")
+    bad = subprocess.run(CYTHELLO + ["gtp", "--search", "alphabeta", "--threads", "2"],
+                         input="", capture_output=True, text=True)
+    assert bad.returncode == 2 and "--threads: options of the tree searches" in bad.stderr
+
+
 def _ping_after(proc, delay, n):
     """Send ``ping n`` to a running engine after ``delay`` seconds; the lines up to
     ``pong n`` and how long the pong took."""

@@ -66,11 +66,14 @@ def _parse_mcts(key: str, text: str) -> Any:
 
 
 _ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str,
-                     "time_limit": float, "probcut": float},
+                     "time_limit": float, "probcut": float, "book": str,
+                     "book_variety": float, "seed": int},
                     {"depth": "an integer", "endgame_empties": "an integer",
                      "eval_weights": "'default' or a weights file",
                      "time_limit": "seconds a move",
-                     "probcut": "standard deviations, e.g. 1.5"})
+                     "probcut": "standard deviations, e.g. 1.5",
+                     "book": "'default', a book file or 'none'",
+                     "book_variety": "discs", "seed": "an integer"})
 
 
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
@@ -130,8 +133,12 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         return _puct_player(spec, rest, seed)
     if kind == "alphabeta":
         settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights",
-                                                "time_limit", "probcut"], _ALPHABETA,
+                                                "time_limit", "probcut", "book",
+                                                "book_variety", "seed"], _ALPHABETA,
                                    {"time": "time_limit"})
+        if str(settings.get("book", "")).lower() == "none":
+            settings["book"] = None
+        settings.setdefault("seed", seed)
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:
         return eng.popen_gtp(rest)

@@ -43,6 +43,12 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
                  f" for {COLOR_NAMES[board.turn]}{proof}")
     if result.exact_score is not None:
         lines.append(f"solved exactly: {result.nodes:,} nodes in {result.elapsed:.2f} s")
+    elif result.depth is not None:                 # an alpha-beta search
+        lines.append(f"depth {result.depth_text}: {result.nodes:,} nodes in "
+                     f"{result.elapsed:.2f} s ({result.iterations_per_second:,.0f}/s), "
+                     f"stopped by {result.stop_reason}")
+        lines.append("pv: " + " ".join(square_name(m) for m in result.principal_variation))
+        return "\n".join(lines)
     else:
         lines.append(f"{result.iterations:,} iterations in {result.elapsed:.2f} s "
                      f"({result.iterations_per_second:,.0f}/s), {result.nodes:,} nodes, "
@@ -153,8 +159,9 @@ def _progress_line() -> Optional[Callable[[SearchResult], None]]:
 
     def show(snapshot: SearchResult) -> None:
         discs = f", {snapshot.discs:+.1f} discs" if snapshot.discs is not None else ""
-        sys.stderr.write(f"\r\033[Ksearching {snapshot.elapsed:4.1f} s: "
-                         f"{snapshot.iterations:,} iterations, best "
+        done = (f"depth {snapshot.depth_text}" if snapshot.depth is not None
+                else f"{snapshot.iterations:,} iterations")
+        sys.stderr.write(f"\r\033[Ksearching {snapshot.elapsed:4.1f} s: {done}, best "
                          f"{snapshot.best_move_name}{discs} ")
         sys.stderr.flush()
     return show

@@ -65,6 +65,8 @@ def depth_label(stats: MoveStats, result: SearchResult) -> str:
         return "100%"
     if stats.proof is not None:
         return "100%W"
+    if result.depth_text is not None:                # an alpha-beta search: its depth
+        return result.depth_text
     return str(max(1, len(result.principal_variation)))
 
 
@@ -303,7 +305,8 @@ class NBoardEngine:
             ev = s.discs
             if ev is None:
                 continue                          # never searched: nothing to say about it
-            self.send(f"search {pv} {ev:.2f} 0 {depth_label(s, result)} {s.visits}visits")
+            effort = f"{result.nodes}nodes" if result.depth is not None else f"{s.visits}visits"
+            self.send(f"search {pv} {ev:.2f} 0 {depth_label(s, result)} {effort}")
         self.send(f"status {NAME} is waiting")
 
     def cmd_analyze(self, args: List[str], rest: str) -> None:

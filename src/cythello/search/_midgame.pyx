@@ -74,6 +74,7 @@ cdef struct Context:
     const int* stop           # NULL: none
     bint aborted
     double probcut            # Multi-ProbCut's t (standard deviations); 0: full width
+    unsigned long long max_nodes   # 0: no node budget
     int shallow               # > 0 inside a ProbCut shallow search (searched full width)
 
 
@@ -181,7 +182,8 @@ cdef inline bint _out_of_time(Context* c) noexcept nogil:
         return True
     if (c.nodes & CHECK_EVERY) == 0:
         if (c.stop != NULL and cy_load_flag(c.stop)) or \
-                (c.deadline > 0 and cy_monotonic() >= c.deadline):
+                (c.deadline > 0 and cy_monotonic() >= c.deadline) or \
+                (c.max_nodes > 0 and c.nodes >= c.max_nodes):
             c.aborted = True
     return c.aborted
 
@@ -457,6 +459,7 @@ cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
     c.aborted = False
     c.probcut = 0.0
     c.shallow = 0
+    c.max_nodes = 0
     c.table = NULL
     if not table:
         return 0
@@ -612,3 +615,99 @@ cdef void _next_date(Context* c) noexcept nogil:
         for i in range(2 << TABLE_BITS):
             c.table[i].date = 0
         c.date = 1
+
+
+cdef class MidgameSearch:
+    """An iterative-deepening search run one iteration at a time, for a player that
+    reports each depth, stops from another thread and keeps its table between searches.
+
+    :meth:`begin` sets the root (a new date for the table unless ``keep``: a search that
+    follows pondering on the position before it keeps what pondering found);
+    :meth:`iterate` searches the root to one more depth within a deadline and a node
+    budget; :meth:`stop` (any thread) ends the iteration under way, and stands until
+    :meth:`clear_stop`."""
+    cdef Context c
+    cdef PatternWeights weights
+    cdef int stop_flag
+    cdef uint64_t P, O
+    cdef readonly int depth           # the deepest iteration finished since begin()
+    cdef readonly double score        # its score (discs) and move
+    cdef readonly int move
+
+    def __cinit__(self, PatternWeights weights not None):
+        self.weights = weights
+        _open(&self.c, weights, True)
+        self.stop_flag = 0
+        self.c.stop = &self.stop_flag
+        self.depth, self.score, self.move = 0, 0.0, PASS_MOVE
+
+    def __dealloc__(self):
+        _close(&self.c)
+
+    def begin(self, Board board not None, probcut=None, keep=False):
+        """Search ``board`` from now on (its side to move), with Multi-ProbCut's
+        ``probcut`` (None: full width)."""
+        self.c.probcut = _check_probcut(probcut)
+        own, opp = board.position()
+        self.P, self.O = own, opp
+        if not keep:
+            _next_date(&self.c)
+        self.c.nodes = 0
+        self.depth, self.score, self.move = 0, _leaf(&self.c, self.P, self.O) / \
+            <double>EVAL_SCALE, PASS_MOVE
+
+    def iterate(self, depth, seconds=None, max_nodes=None):
+        """Search the root to ``depth`` (an aspiration window around the last score):
+        True when it finished, False when the deadline (``seconds`` from now), the node
+        budget (nodes since :meth:`begin`) or a stop ended it first (the last finished
+        depth stands).  Depth 1 always finishes."""
+        cdef int d = _check_depth(depth), v, m = PASS_MOVE
+        cdef int guess = <int>(self.score * EVAL_SCALE)
+        if d < 1:
+            raise ValueError("an iteration searches depth 1 or more")
+        if seconds is not None and (isinstance(seconds, bool) or
+                                    not isinstance(seconds, (int, float)) or seconds < 0):
+            raise ValueError(f"seconds must be a number of seconds, not {seconds!r}")
+        if max_nodes is not None and (isinstance(max_nodes, bool) or
+                                      not isinstance(max_nodes, int) or max_nodes < 0):
+            raise ValueError(f"max_nodes must be a count of nodes, not {max_nodes!r}")
+        if d > 1 and cy_load_flag(&self.stop_flag):
+            return False                           # stopped before it began
+        self.c.aborted = False
+        if d == 1:                                 # a result always has a move
+            self.c.deadline, self.c.max_nodes, self.c.stop = 0.0, 0, NULL
+        else:
+            self.c.deadline = 0.0 if seconds is None else cy_monotonic() + seconds
+            self.c.max_nodes = 0 if max_nodes is None else max(1, max_nodes)
+            self.c.stop = &self.stop_flag
+        with nogil:
+            v = _root(&self.c, self.P, self.O, d, guess, d >= 3, &m)
+        self.c.stop = &self.stop_flag
+        if self.c.aborted:
+            return False
+        self.depth, self.score, self.move = d, v / <double>EVAL_SCALE, m
+        return True
+
+    def principal_variation(self):
+        """The moves of the deepest finished iteration's line, from the table."""
+        if self.depth == 0:
+            return []
+        return _principal_variation(&self.c, self.P, self.O, self.move, self.depth)
+
+    @property
+    def nodes(self):
+        """Nodes searched since :meth:`begin`."""
+        return self.c.nodes
+
+    @property
+    def probability(self):
+        """How sure each cut of the search is (1.0: full width)."""
+        return 1.0 if self.c.probcut == 0 else erf(self.c.probcut / sqrt(2.0))
+
+    def stop(self):
+        """End the iteration under way soon (from any thread); it stands until
+        :meth:`clear_stop`."""
+        cy_store_flag(&self.stop_flag, 1)
+
+    def clear_stop(self):
+        cy_store_flag(&self.stop_flag, 0)

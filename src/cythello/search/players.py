@@ -15,13 +15,16 @@ from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from ..book.store import Book, draw_book_move
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
+from ..errors import InvalidBoardError
 from ..eval._patterns import PatternWeights
 from ..squares import PASS
 from . import _interruptible
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
+
+# The classic engine has a module of its own; importable from here as it always was.
+from .alphabeta import AlphaBetaPlayer  # noqa: E402  (after the names it needs)
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .presets import CLASSIC, PRESETS
@@ -33,14 +36,7 @@ from .results import (
     overall_reason,
     pool_symmetric_moves,
 )
-from .settings import (
-    MAX_ITERATIONS,
-    SearchSettings,
-    check_int,
-    check_number,
-    check_time,
-    load_eval_weights,
-)
+from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time
 from .states import StopReason
 from .turns import Turns
 
@@ -55,9 +51,6 @@ SHORT_RUN = 20_000                     # iterations: a few ms, run without a hel
 # extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
 # the most visited move is not the best valued).
 UNSETTLED_RATIO = 0.5
-DEFAULT_ALPHABETA_DEPTH = 2            # AlphaBetaPlayer's depth without a time limit
-MAX_ALPHABETA_DEPTH = 60
-MAX_PROBCUT = 10.0                      # the midgame search's own limit
 # The reasons a tree's run ends without more time helping it.
 FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
             StopReason.DECIDED)
@@ -137,60 +130,6 @@ class RandomPlayer:
 
     def __repr__(self) -> str:
         return "RandomPlayer()"
-
-
-class AlphaBetaPlayer:
-    """A classic alpha-beta player on the learned evaluation (PVS with iterative deepening
-    and a transposition table, :mod:`~cythello.search._midgame`), solving exactly from
-    ``endgame_empties``: the reference opponent for the MCTS players.  It searches
-    ``depth`` plies (2 by default), or with ``time_limit`` (seconds a move) as deep as the
-    time allows, up to ``depth`` when given (the deepest iteration that finished plays).
-    ``probcut`` makes the search selective (Multi-ProbCut cutting at that many standard
-    deviations, e.g. 1.5; None: full width): much deeper in the same time."""
-
-    def __init__(self, depth: Optional[int] = None, endgame_empties: int = 14,
-                 eval_weights: Any = "default", time_limit: Optional[float] = None,
-                 probcut: Optional[float] = None) -> None:
-        self.time_limit = None if time_limit is None else check_time(time_limit)
-        self.probcut = None if probcut is None else check_number(
-            "probcut", probcut, 0, MAX_PROBCUT, low_open=True,
-            range_text=f"more than 0 and at most {MAX_PROBCUT} standard deviations")
-        if depth is None:
-            depth = DEFAULT_ALPHABETA_DEPTH if time_limit is None else MAX_ALPHABETA_DEPTH
-        self.depth = check_int("depth", depth, 1, MAX_ALPHABETA_DEPTH)
-        self.endgame_empties = check_int("endgame_empties", endgame_empties, 0, 30)
-        self._weights_setting = eval_weights
-        weights = load_eval_weights(eval_weights)
-        if weights is None:
-            raise SettingsError("AlphaBetaPlayer needs evaluation weights")
-        self.eval_weights: PatternWeights = weights
-        self._solver = Solver()
-
-    def choose_move(self, board: Board) -> int:
-        """The move of the depth- or time-limited search (the exact solver's near the
-        end)."""
-        from ._midgame import deepen, search
-        legal = list(board.legal_moves)
-        if not legal:
-            raise InvalidBoardError("the game is over: there is no move to choose")
-        if len(legal) == 1:
-            return legal[0]
-        if board.empties() <= self.endgame_empties:
-            return self._solver.solve(board)[1]
-        if self.time_limit is not None:
-            return int(deepen(board, self.eval_weights, self.depth, self.time_limit,
-                              self.probcut)["move"])
-        return search(board, self.depth, self.eval_weights, self.probcut)[1]
-
-    def __reduce__(self) -> Any:
-        return (AlphaBetaPlayer, (self.depth, self.endgame_empties, self._weights_setting,
-                                  self.time_limit, self.probcut))
-
-    def __repr__(self) -> str:
-        limit = f", time_limit={self.time_limit}" if self.time_limit is not None else ""
-        cut = f", probcut={self.probcut}" if self.probcut is not None else ""
-        return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={self.endgame_empties}"
-                f"{limit}{cut})")
 
 
 def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[float]:

@@ -80,6 +80,8 @@ class SearchResult:
     threads: int = 1
     exact_score: Optional[int] = None  # set when the endgame solver decided the move
     value: Optional[float] = None      # estimated final disc difference (side to move)
+    depth: Optional[int] = None        # an alpha-beta search: the deepest depth finished
+    probability: Optional[float] = None   # ... and how sure its cuts were (1.0: full width)
 
     @property
     def discs(self) -> Optional[float]:
@@ -89,6 +91,16 @@ class SearchResult:
             return float(self.exact_score)
         best = next((s for s in self.moves if s.move == self.best_move), None)
         return best.discs if best is not None else None
+
+    @property
+    def depth_text(self) -> Optional[str]:
+        """An alpha-beta search's depth as classic engines print it: ``"15"`` full width,
+        ``"15@87%"`` with Multi-ProbCut (how sure its cuts were); None for a tree search."""
+        if self.depth is None:
+            return None
+        if self.probability is None or self.probability >= 1.0:
+            return str(self.depth)
+        return f"{self.depth}@{self.probability:.0%}"
 
     @property
     def iterations_per_second(self) -> float:

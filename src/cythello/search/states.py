@@ -14,6 +14,7 @@ class StopReason(str, Enum):
     """Why a search ended."""
 
     ITERATIONS = "iterations"     # its iteration budget was spent
+    DEPTH = "depth"               # an alpha-beta search finished its deepest depth
     TIME = "time"                 # its time limit (or the clock) ran out
     NODES = "nodes"               # the node pool was full
     STOPPED = "stopped"           # stop() was called
@@ -35,6 +36,7 @@ class StopReason(str, Enum):
 _STOP_WORDS = {
     StopReason.ITERATIONS: "its iteration limit was reached (the preset's, --iterations, or "
                            "the 4 billion visits a tree can count)",
+    StopReason.DEPTH: "it reached its depth limit",
     StopReason.TIME: "its time ran out",
     StopReason.NODES: "its node pool was full and nothing could be recycled (raise "
                       "--max-nodes, or turn recycling on)",
