@@ -41,6 +41,7 @@ nitpicky = False
 # -- pages generated from the code ---------------------------------------------------------
 
 def _settings_page() -> str:
+    from cythello.search.alphabeta import AlphaBetaSettings
     from cythello.search.puct import PUCTSettings
     from cythello.search.settings import settings_table
     return ("# Settings\n\n"
@@ -50,7 +51,9 @@ def _settings_page() -> str:
             "## `SearchSettings` (the UCT search, `MCTSPlayer`)\n\n"
             f"{settings_table()}\n\n"
             "## `PUCTSettings` (the PUCT search, `PUCTPlayer`)\n\n"
-            f"{settings_table(PUCTSettings)}\n")
+            f"{settings_table(PUCTSettings)}\n\n"
+            "## `AlphaBetaSettings` (the alpha-beta search, `AlphaBetaPlayer`)\n\n"
+            f"{settings_table(AlphaBetaSettings)}\n")
 
 
 def _cli_page() -> str:

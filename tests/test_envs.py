@@ -128,6 +128,10 @@ def test_gymnasium_env_ends_the_game_on_an_illegal_action():
         OthelloEnv(color="green")
 
 
+# The observation is PettingZoo's action-mask dict (as its chess and Connect Four have),
+# which api_test warns about whatever the environment: expected, not a failure.
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 def test_pettingzoo_env_passes_its_api_test_and_plays_board_games():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test

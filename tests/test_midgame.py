@@ -209,3 +209,17 @@ def test_a_search_run_one_iteration_at_a_time():
         engine.iterate(0)
     with pytest.raises(ValueError):
         engine.iterate(3, seconds=-1)
+
+
+def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():
+    board = _positions(1, 16, 16, seed=11)[0]
+    timed = cy.AlphaBetaPlayer(time_limit=2.0, endgame_empties=10, probcut=1.5)
+    result = timed.search(board)
+    assert result.stop_reason == "exact" and result.exact_score is not None
+    assert result.exact_score == Solver().solve(board)[0]
+    untimed = cy.AlphaBetaPlayer(depth=3, endgame_empties=10)      # no time: its threshold
+    assert untimed.search(board).stop_reason == "depth"
+    off = cy.AlphaBetaPlayer(time_limit=0.2, endgame_empties=10, endgame_by_time=False)
+    assert off.search(board).stop_reason != "exact"
+    assert cy.make_player("alphabeta:time=1,endgame_by_time=false").settings.endgame_by_time \
+        is False

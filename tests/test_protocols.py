@@ -547,7 +547,7 @@ def test_make_player_specs():
         make_player("mcts:iterations=abc")
     with pytest.raises(cy.SettingsError, match="recycle expects true or false, not 'maybe'"):
         make_player("mcts:recycle=maybe")
-    with pytest.raises(cy.SettingsError, match="depth expects an integer, not 'x'"):
+    with pytest.raises(cy.SettingsError, match="depth expects an integer 1-60, not 'x'"):
         make_player("alphabeta:depth=x")
     with pytest.raises(cy.SettingsError, match="needs a value"):
         make_player("mcts:iterations")

@@ -15,6 +15,7 @@ from .search.players import (
     AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
 )
 from .search.settings import SearchSettings
+from .search.alphabeta import AlphaBetaSettings
 from .match import MatchResult, play_game, run_match
 
 
@@ -61,7 +62,8 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
-    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "nn", "make_player",
+    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "nn",
+    "make_player",
     "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, Optional
 
 from .errors import SettingsError
-from .search.players import AlphaBetaPlayer, MCTSPlayer, RandomPlayer
+from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
+from .search.players import MCTSPlayer, RandomPlayer
 from .search.presets import PRESETS
 from .search.settings import parse_setting, setting_names
 
@@ -64,16 +65,6 @@ def _parse_settings(spec: str, rest: str, known: Iterable[str],
 def _parse_mcts(key: str, text: str) -> Any:
     return text if key == "preset" else parse_setting(key, text)
 
-
-_ALPHABETA = _typed({"depth": int, "endgame_empties": int, "eval_weights": str,
-                     "time_limit": float, "probcut": float, "book": str,
-                     "book_variety": float, "seed": int},
-                    {"depth": "an integer", "endgame_empties": "an integer",
-                     "eval_weights": "'default' or a weights file",
-                     "time_limit": "seconds a move",
-                     "probcut": "standard deviations, e.g. 1.5",
-                     "book": "'default', a book file or 'none'",
-                     "book_variety": "discs", "seed": "an integer"})
 
 
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
@@ -132,12 +123,10 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if kind == "puct":
         return _puct_player(spec, rest, seed)
     if kind == "alphabeta":
-        settings = _parse_settings(spec, rest, ["depth", "endgame_empties", "eval_weights",
-                                                "time_limit", "probcut", "book",
-                                                "book_variety", "seed"], _ALPHABETA,
-                                   {"time": "time_limit"})
-        if str(settings.get("book", "")).lower() == "none":
-            settings["book"] = None
+        settings = _parse_settings(
+            spec, rest, setting_names(AlphaBetaSettings),
+            lambda key, text: parse_setting(key, text, AlphaBetaSettings),
+            {"time": "time_limit"})
         settings.setdefault("seed", seed)
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:

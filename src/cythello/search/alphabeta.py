@@ -22,8 +22,8 @@ import random
 import threading
 import time
 import weakref
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, List, Optional, Set, Tuple
 
 from ..book.store import Book, draw_book_move, load_book
 from ..core._board import Board
@@ -33,16 +33,31 @@ from . import _interruptible
 from ._endgame import Solver
 from ._midgame import MidgameSearch
 from .clock import Clock
-from .endgame_play import exact_result, solve_seconds
+from .endgame_play import SolverPace, exact_result, solve_seconds
 from .results import MoveStats, SearchResult
-from .settings import MAX_ITERATIONS, check_int, check_number, check_time, load_eval_weights
+from .settings import (
+    _BOOK,
+    _FLAG,
+    _SECONDS,
+    _SEED,
+    _WEIGHTS,
+    MAX_ITERATIONS,
+    SettingsType,
+    _int,
+    _number,
+    _setting,
+    check_fields,
+    check_int,
+    check_time,
+    load_eval_weights,
+)
 from .states import StopReason
 from .turns import Turns
 
 __all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "MAX_ALPHABETA_DEPTH", "MAX_PROBCUT"]
 
 DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth nor time
-MAX_ALPHABETA_DEPTH = 60             # the midgame search's MAX_DEPTH
+MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
 MAX_PROBCUT = 10.0                 # the midgame search's own limit
 VALUE_SCALE = 8.0                  # discs a logistic unit, from a score to a win rate
 # An iteration costs a few times the one before it (more with a full-width search): one
@@ -51,46 +66,43 @@ NEXT_ITERATION_FACTOR = 2.0
 # Without a time limit, the exact solver gets as long as it needs (its positions are
 # endgame_empties or fewer, milliseconds at the default 14).
 UNTIMED_SOLVE = 1e9
+# The most empties endgame_by_time solves from (the expert preset's limit too).
+MAX_TIMED_SOLVE_EMPTIES = 26
 
 
 @dataclass(frozen=True)
-class AlphaBetaSettings:
-    """The alpha-beta player's settings, checked once when made.
+class AlphaBetaSettings(SettingsType):
+    """Every setting of the alpha-beta player, checked once when made (immutable; derive
+    with :meth:`replace`).  Without a depth, a time or a node limit a search goes 2 plies
+    deep; with a time or node limit, as deep as it allows (``depth`` then caps it)."""
 
-    ``depth`` caps each search (the default: 2 without a time or node limit, else as deep
-    as they allow); ``time_limit`` is seconds a move and ``nodes`` the nodes a move (a
-    search's iterations); ``probcut`` makes the search selective
-    (Multi-ProbCut at that many standard deviations; None: full width); from
-    ``endgame_empties`` empty squares the exact solver plays; ``book`` ('default', a book
-    file or a Book; None: none) and ``book_variety`` (discs) as
-    :class:`~cythello.SearchSettings`' are; ``seed`` draws the book's moves."""
+    KIND: ClassVar[str] = "alpha-beta"
 
-    depth: Optional[int] = None
-    time_limit: Optional[float] = None
-    nodes: Optional[int] = None
-    probcut: Optional[float] = None
-    endgame_empties: int = 14
-    eval_weights: Any = "default"
-    book: Any = None
-    book_variety: float = 0.0
-    seed: Optional[int] = None
+    depth: Optional[int] = _setting(None, _int(1, MAX_ALPHABETA_DEPTH),
+                                    "the deepest iteration of a search", optional=True)
+    time_limit: Optional[float] = _setting(None, _SECONDS, "seconds per search",
+                                           optional=True)
+    nodes: Optional[int] = _setting(None, _int(1, MAX_ITERATIONS), "nodes per search (its "
+                                    "iterations; with time_limit: whichever comes first)",
+                                    optional=True)
+    probcut: Optional[float] = _setting(
+        None, _number(0, MAX_PROBCUT, low_open=True), "Multi-ProbCut's width in standard "
+        "deviations (1.5: each cut 87 % sure; None: a full-width search)", optional=True)
+    endgame_empties: int = _setting(14, _int(0, 30), "solve exactly from this many empty "
+                                    "squares (0: never)")
+    endgame_by_time: bool = _setting(True, _FLAG, "with a time limit, also solve from as "
+                                     "many empties (at most 26) as half the time affords at "
+                                     "the solver's measured speed")
+    eval_weights: Any = _setting("default", _WEIGHTS, "the pattern evaluation: 'default' "
+                                 "(the shipped weights), a weights file or PatternWeights")
+    book: Any = _setting(None, _BOOK, "the opening book: 'default', a book file or a Book "
+                         "(None: no book)", optional=True)
+    book_variety: float = _setting(0.0, _number(0, 64), "discs: a book move is drawn among "
+                                   "those within this of the best (0: the best)")
+    seed: Optional[int] = _setting(None, _SEED, "seeds the book's draws", optional=True)
 
     def __post_init__(self) -> None:
-        if self.time_limit is not None:
-            object.__setattr__(self, "time_limit", check_time(self.time_limit))
-        if self.depth is not None:
-            check_int("depth", self.depth, 1, MAX_ALPHABETA_DEPTH)
-        if self.nodes is not None:
-            check_int("nodes", self.nodes, 1, MAX_ITERATIONS)
-        if self.probcut is not None:
-            object.__setattr__(self, "probcut", check_number(
-                "probcut", self.probcut, 0, MAX_PROBCUT, low_open=True,
-                range_text=f"more than 0 and at most {MAX_PROBCUT:g} standard deviations"))
-        check_int("endgame_empties", self.endgame_empties, 0, 30)
-        object.__setattr__(self, "book_variety",
-                           check_number("book_variety", self.book_variety, 0, 64))
-        if self.seed is not None:
-            check_int("seed", self.seed, -(2 ** 63), 2 ** 64 - 1)
+        check_fields(self)
 
     @property
     def max_depth(self) -> int:
@@ -101,16 +113,6 @@ class AlphaBetaSettings:
         if self.time_limit is None and self.nodes is None:
             return DEFAULT_ALPHABETA_DEPTH
         return MAX_ALPHABETA_DEPTH
-
-    def replace(self, **changes: Any) -> "AlphaBetaSettings":
-        """A copy with ``changes`` (checked again)."""
-        unknown = set(changes) - {f.name for f in fields(self)}
-        if unknown:
-            raise TypeError(f"unknown alpha-beta setting {', '.join(sorted(unknown))}")
-        return replace(self, **changes)
-
-    def as_dict(self) -> Dict[str, Any]:
-        return asdict(self)
 
 
 class AlphaBetaPlayer:
@@ -143,6 +145,7 @@ class AlphaBetaPlayer:
         self._book_rng = random.Random(self.settings.seed)
         self._search = MidgameSearch(weights)
         self._solver = Solver()
+        self._pace = SolverPace()               # the solver's speed, for endgame_by_time
         self._turns = Turns(self._end_pondering)
         self._stops = 0
         self._stop = False
@@ -299,9 +302,9 @@ class AlphaBetaPlayer:
         deadline = None if seconds is None else start + seconds
         if self._stop:
             self._search.stop()
-        if solve and not self._stop and board.empties() <= self.settings.endgame_empties:
+        if solve and not self._stop and self._solves(board, seconds):
             until = start + (solve_seconds(seconds) if seconds is not None else UNTIMED_SOLVE)
-            exact = exact_result(board, self._solver, start, until)
+            exact = exact_result(board, self._solver, start, until, pace=self._pace)
             if exact is not None:
                 self._keep = False
                 return exact
@@ -336,6 +339,17 @@ class AlphaBetaPlayer:
             if on_progress is not None:
                 on_progress(self._result(start, StopReason.RUNNING))
         return self._result(start, reason)
+
+    def _solves(self, board: Board, seconds: Optional[float]) -> bool:
+        """Whether a search of ``seconds`` (None: untimed) starts with an exact solve:
+        from ``endgame_empties``, or with ``endgame_by_time`` from as many empties as half
+        the time settles at the solver's pace (the tree searches' rule)."""
+        s, empties = self.settings, board.empties()
+        if empties <= s.endgame_empties:
+            return True
+        if not s.endgame_by_time or seconds is None or empties > MAX_TIMED_SOLVE_EMPTIES:
+            return False
+        return empties <= self._pace.empties_within(solve_seconds(seconds))
 
     def _result(self, start: float, reason: StopReason) -> SearchResult:
         search = self._search

@@ -22,9 +22,7 @@ from . import _interruptible
 from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
-
-# The classic engine has a module of its own; importable from here as it always was.
-from .alphabeta import AlphaBetaPlayer  # noqa: E402  (after the names it needs)
+from .alphabeta import AlphaBetaPlayer  # its own module; importable from here as before
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .presets import CLASSIC, PRESETS
