@@ -21,9 +21,8 @@ import math
 import random
 import threading
 import time
-import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, List, Optional, Set, Tuple
+from typing import Any, Callable, ClassVar, Optional, Set
 
 from ..book.store import Book, draw_book_move, load_book
 from ..core._board import Board
@@ -52,7 +51,7 @@ from .settings import (
     load_eval_weights,
 )
 from .states import StopReason
-from .turns import Turns
+from .turns import PonderJob, Turns
 
 __all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "MAX_ALPHABETA_DEPTH", "MAX_PROBCUT"]
 
@@ -150,11 +149,7 @@ class AlphaBetaPlayer:
         self._stops = 0
         self._stop = False
         self._keep = False          # whether the table holds pondering's work to reuse
-        # The pondering job (thread, end event, search), in a list a finalizer holds (as
-        # the tree players do): a dropped player ends its pondering.
-        self._ponder: List[Optional[Tuple[threading.Thread, threading.Event,
-                                          MidgameSearch]]] = [None]
-        weakref.finalize(self, _end_ponder, self._ponder)
+        self._pondering: Optional[PonderJob] = None    # see turns.PonderJob
 
     # The settings by name, as the old constructor's attributes.
     @property
@@ -197,9 +192,9 @@ class AlphaBetaPlayer:
         self._stop = True
         self._search.stop()
         self._solver.stop()
-        job = self._ponder[0]
+        job = self._pondering
         if job is not None:
-            job[1].set()
+            job.signal()
 
     def reset(self) -> None:
         """A new game: the table's work is not reused, the book's draws start again."""
@@ -273,25 +268,27 @@ class AlphaBetaPlayer:
             self._search.clear_stop()
             self._search.begin(board, self.settings.probcut)
             end = threading.Event()
-            thread = threading.Thread(target=_ponder_loop, name="cythello-alphabeta-ponder",
-                                      args=(self._search, end, self._turns.pondering_threads),
-                                      daemon=True)
-            self._ponder[0] = (thread, end, self._search)
+            search = self._search
+            self._pondering = PonderJob(
+                self, "cythello-alphabeta-ponder",
+                [(_ponder_loop, (search, end, self._turns.pondering_threads))],
+                halt=functools.partial(_halt, end, search), after=search.clear_stop)
             self._keep = True
-            thread.start()
 
     @property
     def pondering(self) -> bool:
         """Whether a background search started by :meth:`ponder` is running."""
-        job = self._ponder[0]
-        return job is not None and job[0].is_alive()
+        job = self._pondering
+        return job is not None and job.alive()
 
     def stop_pondering(self) -> None:
         """End pondering, if any, and wait for it (its table stays for the next search)."""
         self._turns.end_pondering()
 
     def _end_pondering(self) -> None:
-        _end_ponder(self._ponder)
+        job, self._pondering = self._pondering, None
+        if job is not None:
+            job.end()
 
     # -- the search -------------------------------------------------------------------------
 
@@ -394,14 +391,9 @@ def _ponder_loop(search: MidgameSearch, end: threading.Event, inside: Set[int]) 
         inside.discard(me)
 
 
-def _end_ponder(slot: List[Optional[Tuple[threading.Thread, threading.Event,
-                                          MidgameSearch]]]) -> None:
-    job, slot[0] = slot[0], None
-    if job is not None:
-        job[1].set()
-        job[2].stop()
-        job[0].join()
-        job[2].clear_stop()
+def _halt(end: threading.Event, search: MidgameSearch) -> None:
+    end.set()
+    search.stop()
 
 
 def _player(settings: AlphaBetaSettings) -> AlphaBetaPlayer:

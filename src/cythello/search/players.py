@@ -10,7 +10,6 @@ import functools
 import random
 import threading
 import time
-import weakref
 from typing import Any, Callable, Dict, List, Optional, Protocol
 
 from ..book.store import Book, draw_book_move
@@ -36,7 +35,7 @@ from .results import (
 )
 from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time
 from .states import StopReason
-from .turns import Turns
+from .turns import PonderJob, Turns
 
 __all__ = [
     "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
@@ -216,7 +215,7 @@ class MCTSPlayer:
         self._trees: List[SearchTree] = []
         self._stop = threading.Event()
         self._stops = 0                        # stop() calls so far (see search's stops_seen)
-        self._pondering: Optional[_Ponder] = None
+        self._pondering: Optional[PonderJob] = None
         # One user of the trees at a time (search, reset, ponder): the contract is turns'.
         self._turns = Turns(self._end_pondering)
 
@@ -295,7 +294,10 @@ class MCTSPlayer:
             self._prepare_trees(board)
             for tree in self._trees:
                 tree.clear_stop()
-            self._pondering = _Ponder(self, self._trees)
+            trees = list(self._trees)
+            self._pondering = PonderJob(
+                self, "cythello-ponder", [(tree.run, (None, 0.0)) for tree in trees],
+                halt=functools.partial(_stop_trees, trees))
 
     @property
     def pondering(self) -> bool:
@@ -569,31 +571,9 @@ def _untried_move(board: Board, weights: Optional[PatternWeights]) -> MoveStats:
     return MoveStats(move, 0, 0.5, None, None, value)
 
 
-class _Ponder:
-    """A background search of a player's trees, without limits, until :meth:`end`.  Its
-    threads hold the trees, not the player: a player dropped while it ponders stops them
-    (a finaliser), so no thread outlives its player."""
-
-    def __init__(self, player: MCTSPlayer, trees: List[SearchTree]) -> None:
-        self._threads = [threading.Thread(target=tree.run, args=(None, 0.0), daemon=True,
-                                          name="cythello-ponder") for tree in trees]
-        self._finalizer = weakref.finalize(player, _end_threads, list(trees), self._threads)
-        for thread in self._threads:
-            thread.start()
-
-    def alive(self) -> bool:
-        return any(thread.is_alive() for thread in self._threads)
-
-    def end(self) -> None:
-        self._finalizer()                      # runs once: stops the trees and joins
-
-
-def _end_threads(trees: List[SearchTree], threads: List[threading.Thread]) -> None:
+def _stop_trees(trees: List[SearchTree]) -> None:
     for tree in trees:
         tree.stop()
-    for thread in threads:
-        if thread is not threading.current_thread():
-            thread.join()
 
 
 def _player_from_settings(settings: SearchSettings,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 import time
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Set, Tuple
 
@@ -45,7 +44,7 @@ from .settings import (
     check_fields,
 )
 from .states import StopReason
-from .turns import Turns
+from .turns import PonderJob, Turns
 
 if TYPE_CHECKING:      # Python 3.9's typing lacks it; annotations are not evaluated
     from typing_extensions import TypeGuard
@@ -146,7 +145,6 @@ class PUCTSettings(SettingsType):
 
 
 Evaluate = Callable[[Any, Any], Tuple[Any, Any]]
-_PonderJob = Tuple[threading.Thread, threading.Event]
 
 
 def evaluate_batch(forest: PuctForest, evaluator: Evaluate, leaves: int, call: int) -> None:
@@ -259,11 +257,7 @@ class PUCTPlayer:
         self.evaluator_calls = 0                # calls into Python, over the player's life
         self.recycled = 0                       # recyclings of the tree, over its life
         self._stops = 0                         # stop() calls, over the player's life
-        # The pondering thread and its end event, in a one-item list that a finalizer
-        # holds: a player dropped while it ponders ends the thread, which holds no
-        # reference to the player (nor does the list, so nothing keeps a player alive).
-        self._ponder: List[Optional[_PonderJob]] = [None]
-        weakref.finalize(self, _end_ponder, self._ponder)
+        self._pondering: Optional[PonderJob] = None    # see turns.PonderJob
 
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.settings.as_dict().items()
@@ -285,9 +279,9 @@ class PUCTPlayer:
         self._stops += 1
         self._stop = True
         self._solver.stop()
-        job = self._ponder[0]               # read once: another thread may end it
+        job = self._pondering               # read once: another thread may end it
         if job is not None:
-            job[1].set()
+            job.signal()
 
     @property
     def stops(self) -> int:
@@ -309,18 +303,16 @@ class PUCTPlayer:
                 return
             self._place_root(board)
             end = threading.Event()
-            thread = threading.Thread(target=_ponder_loop, name="cythello-puct-ponder",
-                                      args=(self._forest, self.evaluator, self.settings,
-                                            self._native, end,
-                                            self._turns.pondering_threads), daemon=True)
-            self._ponder[0] = (thread, end)
-            thread.start()
+            self._pondering = PonderJob(
+                self, "cythello-puct-ponder",
+                [(_ponder_loop, (self._forest, self.evaluator, self.settings, self._native,
+                                 end, self._turns.pondering_threads))], halt=end.set)
 
     @property
     def pondering(self) -> bool:
         """Whether a background search started by :meth:`ponder` is running."""
-        job = self._ponder[0]
-        return job is not None and job[0].is_alive()
+        job = self._pondering
+        return job is not None and job.alive()
 
     def stop_pondering(self) -> None:
         """End the background search of :meth:`ponder`, if any, and wait for its thread
@@ -328,7 +320,9 @@ class PUCTPlayer:
         self._turns.end_pondering()
 
     def _end_pondering(self) -> None:
-        _end_ponder(self._ponder)
+        job, self._pondering = self._pondering, None
+        if job is not None:
+            job.end()
 
     def choose_move(self, board: Board) -> int:
         """The move to play: drawn by visits for the game's first ``temperature_moves``
@@ -512,15 +506,6 @@ def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings
         if forest.pending:
             forest.cancel()
         inside.discard(me)
-
-
-def _end_ponder(slot: List[Optional[_PonderJob]]) -> None:
-    """End a player's pondering thread, if any, and wait for it (``slot``: the player's
-    one-item list of its job, so that a finalizer can do it without the player)."""
-    job, slot[0] = slot[0], None
-    if job is not None:
-        job[1].set()
-        job[0].join()
 
 
 def _player(evaluator: Evaluate, settings: PUCTSettings) -> PUCTPlayer:

@@ -20,8 +20,9 @@ the start of pondering.  So:
 from __future__ import annotations
 
 import threading
+import weakref
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional, Set
+from typing import Any, Callable, Iterator, Optional, Sequence, Set, Tuple
 
 from ..errors import PlayerBusyError
 
@@ -76,3 +77,44 @@ class Turns:
                 yield
             finally:
                 self._owner = None
+
+
+class PonderJob:
+    """A player's pondering: background threads that search until :meth:`end`.  Each
+    thread runs one of ``work`` (a function and its arguments); ``halt()`` makes them
+    all return soon; ``after()``, once they have, readies the search for the next turn.
+    Neither the threads nor these functions may hold the player: a finalizer on ``owner``
+    ends the job when the player is dropped, so no thread outlives its player."""
+
+    def __init__(self, owner: object, name: str,
+                 work: Sequence[Tuple[Callable[..., Any], Tuple[Any, ...]]],
+                 halt: Callable[[], None], after: Optional[Callable[[], None]] = None
+                 ) -> None:
+        self._threads = [threading.Thread(target=fn, args=args, name=name, daemon=True)
+                         for fn, args in work]
+        self._halt = halt
+        self._finalizer = weakref.finalize(owner, _end_job, halt, self._threads, after)
+        for thread in self._threads:
+            thread.start()
+
+    def alive(self) -> bool:
+        """Whether any of its threads still runs."""
+        return any(thread.is_alive() for thread in self._threads)
+
+    def signal(self) -> None:
+        """Ask the threads to return, without waiting (``stop()`` from any thread)."""
+        self._halt()
+
+    def end(self) -> None:
+        """Halt the threads and wait for them (once; later calls do nothing)."""
+        self._finalizer()
+
+
+def _end_job(halt: Callable[[], None], threads: Sequence[threading.Thread],
+             after: Optional[Callable[[], None]]) -> None:
+    halt()
+    for thread in threads:
+        if thread is not threading.current_thread():
+            thread.join()
+    if after is not None:
+        after()
