@@ -238,3 +238,32 @@ def test_bad_arguments_are_clear_errors(kind):
     with pytest.raises(ValueError, match="game is over"):
         player.search(finished)
     assert player.search(MIDGAME).best_move in MIDGAME.legal_moves      # still usable
+
+
+# -- one limit, one answer -----------------------------------------------------------------------
+
+def test_every_player_plays_within_one_limit_object(kind):
+    from cythello.protocols import engine
+    assert engine.Limit is cy.Limit and engine.PlayResult is cy.PlayResult
+    player = make(kind, budget=100, seed=4)
+    answer = player.play(MIDGAME, cy.Limit(iterations=3000))
+    assert isinstance(answer, cy.PlayResult) and answer.move in MIDGAME.legal_moves
+    assert answer.eval is not None and -64 <= answer.eval <= 64
+    assert answer.info["nodes"] > 0 and answer.info["pv"][0] == answer.move
+    timed = player.search(MIDGAME, limit=cy.Limit(time=0.05))
+    assert timed.elapsed < 5 and timed.best_move in MIDGAME.legal_moves
+    from cythello.search.clock import Clock
+    clocked = player.search(MIDGAME, limit=cy.Limit(clock=Clock(time_left=2.0)))
+    assert clocked.best_move in MIDGAME.legal_moves
+    if kind == "alphabeta":
+        assert player.play(MIDGAME, cy.Limit(depth=4)).info["depth"] == 4
+    else:
+        with pytest.raises(SettingsError, match="no depth limit"):
+            player.play(MIDGAME, cy.Limit(depth=4))
+    with pytest.raises(TypeError, match="not both"):
+        player.search(MIDGAME, 100, limit=cy.Limit(time=1))
+    with pytest.raises(TypeError, match="Limit"):
+        player.search(MIDGAME, limit={"time": 1})
+    for bad in (dict(time=0), dict(iterations=0), dict(depth=61)):
+        with pytest.raises(SettingsError):
+            cy.Limit(**bad)

@@ -16,6 +16,7 @@ from .search.players import (
 )
 from .search.settings import SearchSettings
 from .search.alphabeta import AlphaBetaSettings
+from .search.limits import Limit, PlayResult
 from .match import MatchResult, play_game, run_match
 
 
@@ -62,7 +63,8 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
-    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "nn",
+    "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "Limit",
+    "PlayResult", "nn",
     "make_player",
     "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",

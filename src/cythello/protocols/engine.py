@@ -20,12 +20,12 @@ import shlex
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..records.ggf import GgfGame, parse_move_item
+from ..search.limits import Limit, PlayResult
 from ..squares import BLACK, square_name
 from ._io import MAX_LINE, command_lines
 from .nboard import level_for_iterations
@@ -47,25 +47,6 @@ class EngineProtocolError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer in time."""
-
-
-@dataclass
-class Limit:
-    """How long an engine may think: seconds, iterations (cythello engines), or depth."""
-
-    time: Optional[float] = None
-    iterations: Optional[int] = None
-    depth: Optional[int] = None
-
-
-@dataclass
-class PlayResult:
-    """An engine's answer: its move, its evaluation if it gave one, and whatever else it
-    reported (``nodes``, ``seconds``)."""
-
-    move: int
-    eval: Optional[float] = None             # disks, side to move, when the engine says
-    info: Dict[str, Any] = field(default_factory=dict)
 
 
 MAX_QUEUED = 10_000           # lines read ahead of the client; then the engine waits

@@ -33,6 +33,7 @@ from ._endgame import Solver
 from ._midgame import MidgameSearch
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds
+from .limits import Limit, PlayResult, call_limits, play_result
 from .results import MoveStats, SearchResult
 from .settings import (
     _BOOK,
@@ -196,6 +197,11 @@ class AlphaBetaPlayer:
         if job is not None:
             job.signal()
 
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Search ``board`` within ``limit`` (the settings' limits without one): the move,
+        the score in discs and the search's figures (``depth``, ``nodes``, ``pv``)."""
+        return play_result(self.search(board, limit=limit))
+
     def reset(self) -> None:
         """A new game: the table's work is not reused, the book's draws start again."""
         with self._turns.turn("reset()"):
@@ -218,13 +224,17 @@ class AlphaBetaPlayer:
                time_limit: Optional[float] = None, *, clock: Optional[Clock] = None,
                solve: bool = True, stops_seen: Optional[int] = None,
                on_progress: Optional[Callable[[SearchResult], None]] = None,
-               book: bool = True) -> SearchResult:
+               book: bool = True, limit: Optional[Limit] = None) -> SearchResult:
         """Search ``board``: iterative deepening to the settings' depth within
         ``time_limit`` seconds and ``iterations`` nodes (either replaces the settings'
         limits for this search only; a game ``clock`` sets the time from the time left,
         never more).  ``on_progress(snapshot)`` is called after each finished depth.
         ``solve=False`` skips the exact solver, ``book=False`` the book; with
-        ``stops_seen`` (:attr:`stops` read earlier) a :meth:`stop` since ends it at once."""
+        ``stops_seen`` (:attr:`stops` read earlier) a :meth:`stop` since ends it at once.
+        ``limit`` (a :class:`~cythello.Limit`) gives the nodes, time, depth and clock in
+        one object instead."""
+        iterations, time_limit, clock, depth_cap = call_limits(
+            limit, iterations, time_limit, clock, depth_allowed=True)
         if not isinstance(board, Board):
             raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
         if on_progress is not None and not callable(on_progress):
@@ -246,6 +256,10 @@ class AlphaBetaPlayer:
             seconds = left if seconds is None else min(seconds, left)
             if self.settings.depth is None:
                 depth = MAX_ALPHABETA_DEPTH
+        if depth_cap is not None:
+            depth = depth_cap
+            if iterations is None and time_limit is None and clock is None:
+                seconds = nodes = None            # a depth alone: no other limit
         with self._turns.turn("search()"):
             self._stop = stops_seen is not None and stops_seen != self._stops
             self._search.clear_stop()

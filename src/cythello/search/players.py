@@ -24,6 +24,7 @@ from ._rollout import random_seed
 from .alphabeta import AlphaBetaPlayer  # its own module; importable from here as before
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
+from .limits import Limit, PlayResult, call_limits, play_result
 from .presets import CLASSIC, PRESETS
 from .results import (
     MoveStats,
@@ -247,6 +248,12 @@ class MCTSPlayer:
             return moves[0]              # forced: no thinking needed
         return self.search(board).best_move
 
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Search ``board`` within ``limit`` (the settings' limits without one) and answer
+        as every player and engine client does: the move, the evaluation in discs, and
+        the search's figures in ``info``."""
+        return play_result(self.search(board, limit=limit))
+
     def stop(self) -> None:
         """End the running search (or pondering) soon, from another thread; a search
         returns what it has."""
@@ -347,6 +354,7 @@ class MCTSPlayer:
         solve: bool = True,
         book: bool = True,
         stops_seen: Optional[int] = None,
+        limit: Optional[Limit] = None,
     ) -> SearchResult:
         """Search ``board`` and return a :class:`SearchResult`.  ``iterations`` and
         ``time_limit`` override the player's limits for this search only; a game ``clock``
@@ -360,7 +368,10 @@ class MCTSPlayer:
         ``book=False`` searches anyway.  With ``stops_seen`` (:attr:`stops` read earlier), a
         :meth:`stop` that came since ends this search at once.  Calls from several threads
         run one after another, and a search ends pondering first
-        (:mod:`~cythello.search.turns`)."""
+        (:mod:`~cythello.search.turns`).  ``limit`` (a :class:`~cythello.Limit`) gives the
+        iterations, time and clock in one object instead."""
+        iterations, time_limit, clock, _ = call_limits(limit, iterations, time_limit, clock,
+                                                       depth_allowed=False)
         extra = 0.0
         if clock is not None:
             if not isinstance(clock, Clock):

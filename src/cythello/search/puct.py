@@ -26,6 +26,7 @@ from ._endgame import Solver
 from ._puct import PuctForest
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
+from .limits import Limit, PlayResult, call_limits, play_result
 from .players import MIN_PROGRESS_INTERVAL
 from .results import MoveStats, SearchResult
 from .settings import (
@@ -274,6 +275,11 @@ class PUCTPlayer:
         with self._turns.turn("reset()"):
             self._root = None
 
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Search ``board`` within ``limit`` (the settings' limits without one): the move,
+        the evaluation in discs and the search's figures, as every player answers."""
+        return play_result(self.search(board, limit=limit))
+
     def stop(self) -> None:
         """End the running search at its next step, and pondering (from another thread)."""
         self._stops += 1
@@ -340,7 +346,7 @@ class PUCTPlayer:
                time_limit: Optional[float] = None, clock: Optional[Clock] = None,
                solve: bool = True, stops_seen: Optional[int] = None,
                on_progress: Optional[Callable[[SearchResult], None]] = None,
-               book: bool = True) -> SearchResult:
+               book: bool = True, limit: Optional[Limit] = None) -> SearchResult:
         """Search ``board`` and report every root move's visits and win rate.
         ``iterations`` (simulations) and ``time_limit`` replace the settings' limits for
         this search only; a game ``clock`` sets the time limit from the time left (never
@@ -349,7 +355,10 @@ class PUCTPlayer:
         earlier) a :meth:`stop` that came since ends this search at once.
         ``on_progress(snapshot)`` is called about every ``progress_interval`` seconds
         while the tree grows.  ``book`` is :class:`MCTSPlayer`'s (a PUCT player has no
-        opening book, so it changes nothing)."""
+        opening book, so it changes nothing).  ``limit`` (a :class:`~cythello.Limit`)
+        gives the simulations, time and clock in one object instead."""
+        iterations, time_limit, clock, _ = call_limits(limit, iterations, time_limit, clock,
+                                                       depth_allowed=False)
         if not isinstance(board, Board):
             raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
         if on_progress is not None and not callable(on_progress):
