@@ -219,6 +219,8 @@ def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():
     assert result.exact_score == Solver().solve(board)[0]
     untimed = cy.AlphaBetaPlayer(depth=3, endgame_empties=10)      # no time: its threshold
     assert untimed.search(board).stop_reason == "depth"
+    solving = cy.AlphaBetaPlayer(depth=3, endgame_empties=16)      # no time: solved in full
+    assert solving.search(board).exact_score == result.exact_score
     off = cy.AlphaBetaPlayer(time_limit=0.2, endgame_empties=10, endgame_by_time=False)
     assert off.search(board).stop_reason != "exact"
     assert cy.make_player("alphabeta:time=1,endgame_by_time=false").settings.endgame_by_time \

@@ -64,8 +64,8 @@ VALUE_SCALE = 8.0                  # discs a logistic unit, from a score to a wi
 # that cannot finish in the time left is not started, so that a clock keeps that time.
 NEXT_ITERATION_FACTOR = 2.0
 # Without a time limit, the exact solver gets as long as it needs (its positions are
-# endgame_empties or fewer, milliseconds at the default 14).
-UNTIMED_SOLVE = 1e9
+# endgame_empties or fewer, milliseconds at the default 14): a day, the most a solve takes.
+UNTIMED_SOLVE = 86_400.0
 # The most empties endgame_by_time solves from (the expert preset's limit too).
 MAX_TIMED_SOLVE_EMPTIES = 26
 
