@@ -842,3 +842,27 @@ def test_a_game_analysis_reviews_every_move():
         assert r.loss == pytest.approx(max(0.0, r.best_value - r.value))
         assert r.best != r.move or r.loss == 0
     assert set(reviews[0].to_dict()) >= {"ply", "colour", "move", "best", "value", "loss"}
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_eval_depth_values_each_new_child_by_a_shallow_search(depth):
+    """With eval_depth k a child's value is the depth-(k-1) alpha-beta score after the move
+    (the midgame search's, full width), not the static evaluation."""
+    from cythello.eval.weights import default_weights
+    from cythello.search._midgame import search
+    weights = default_weights()
+    board = cy.Board.from_transcript("c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2")
+    result = cy.MCTSPlayer(iterations=1, eval_depth=depth, seed=1).search(board)
+    unvisited = [m for m in result.moves if m.visits == 0]
+    assert len(unvisited) >= 5
+    for m in unvisited:
+        child = board.copy()
+        child.push(m.move)
+        assert m.value == -search(child, depth - 1, weights)[0]
+    assert cy.MCTSPlayer(iterations=500, eval_depth=depth).search(board).best_move \
+        in board.legal_moves
+    for bad in (0, 5):
+        with pytest.raises(cy.SettingsError, match="eval_depth"):
+            cy.MCTSPlayer(eval_depth=bad)
+    assert cy.make_player(f"mcts:iterations=50,eval_depth={depth}").settings.eval_depth \
+        == depth

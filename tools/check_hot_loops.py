@@ -38,7 +38,8 @@ HOT = {
                      "_compact", "_gather", "_submit", "_recycle_threshold", "_rank",
                      "_descend_shared", "_expand_shared", "_add_path", "_flush",
                      "_shared_worker"],
-    "nn/_pattern": ["evaluate_position", "answer_position", "_minimax"],
+    "nn/_pattern": ["evaluate_position", "answer_position"],
+    "eval/_shallow.pxd": ["shallow_score"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_indices", "_evaluate"],
 }
 

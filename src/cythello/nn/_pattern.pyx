@@ -15,16 +15,17 @@ import numpy as np
 
 from cythello.core._planes cimport read_planes
 from cythello.core._rules cimport (
-    Position, legal_moves, next_position, first_square, final_disc_difference,
+    Position, legal_moves, next_position, first_square,
 )
 from cythello.eval._layout cimport EVAL_SCALE
+from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
 from cythello.eval._patterns cimport evaluator_function
 from cythello.errors import SettingsError
 from cythello.search.settings import check_int, check_number, load_eval_weights
 
 cdef enum:
     MAX_SEARCH_DEPTH = 4        # deeper costs more than a PUCT visit is worth
-    INF = 1 << 20
+    INF = SHALLOW_INF
 
 
 cdef class PatternEvaluator:
@@ -98,8 +99,10 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
         logits[sq] = -INFINITY
     if moves == 0:
         logits[64] = 0.0
-        best = e.evaluate(e.table, P, O) if e.depth == 0 else _minimax(e, P, O, e.depth,
-                                                                         -INF, INF)
+        if e.depth == 0:
+            best = e.evaluate(e.table, P, O)
+        else:
+            best = shallow_score(e.table, e.evaluate, P, O, e.depth, -INF, INF)
         value[0] = <float>tanh(best / e.value_unit)
         return
     while moves:
@@ -110,37 +113,11 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
             score = -e.evaluate(e.table, child.P, child.O)
         else:
             # Each move's score exactly (a full window), so that priors rank them all.
-            score = -_minimax(e, child.P, child.O, e.depth - 1, -INF, INF)
+            score = -shallow_score(e.table, e.evaluate, child.P, child.O, e.depth - 1,
+                                   -INF, INF)
         logits[sq] = <float>(score / e.prior_unit)
         if score > best:
             best = score
     if e.depth == 0:
         best = e.evaluate(e.table, P, O)
     value[0] = <float>tanh(best / e.value_unit)
-
-
-cdef int _minimax(const PatternAnswer* e, uint64_t P, uint64_t O, int depth, int alpha,
-                  int beta) noexcept nogil:
-    """The depth-``depth`` alpha-beta score of the evaluation, for the side to move (a pass
-    uses no depth; a finished game scores its disc difference)."""
-    cdef uint64_t moves = legal_moves(P, O)
-    cdef Position child
-    cdef int sq, v, best = -INF
-    if moves == 0:
-        if legal_moves(O, P) == 0:
-            return final_disc_difference(P, O) * EVAL_SCALE
-        return -_minimax(e, O, P, depth, -beta, -alpha)
-    if depth == 0:
-        return e.evaluate(e.table, P, O)
-    while moves:
-        sq = first_square(moves)
-        moves &= moves - 1
-        child = next_position(P, O, sq)
-        v = -_minimax(e, child.P, child.O, depth - 1, -beta, -alpha)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best

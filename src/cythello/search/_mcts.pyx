@@ -48,6 +48,7 @@ from cythello.search._pool cimport (
 )
 from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, eval_fn
+from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
 from cythello.errors import PlayerBusyError
 from cythello.search._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
@@ -205,6 +206,8 @@ cdef struct Search:
     eval_fn evaluate
     float minimax_weight      # alpha: weight of the minimax value in a child's Q
     float leaf_eval           # lambda: weight of the evaluation in a leaf's value
+    int eval_depth            # a child's value: the evaluation 1 ply after the move, or
+                              # a search eval_depth plies from the parent (MCTS-minimax)
     bint early_stop           # stop once the best root move is decided
     float widening            # progressive widening: consider 1 + w * n**0.4 children
     bint transpositions       # positions reached by several move orders share children
@@ -401,7 +404,12 @@ cdef uint32_t _expand(Search* s, Rng* rng, Local* local, uint32_t idx, Position 
                 child.O = pos.P
             else:
                 child = next_position(pos.P, pos.O, nodes[first + j].move)
-            nodes[first + j].value = _clamp(-s.evaluate(s.eval_weights, child.P, child.O))
+            if s.eval_depth <= 1:
+                nodes[first + j].value = _clamp(-s.evaluate(s.eval_weights, child.P, child.O))
+            else:
+                nodes[first + j].value = _clamp(-shallow_score(
+                    s.eval_weights, s.evaluate, child.P, child.O, s.eval_depth - 1,
+                    -SHALLOW_INF, SHALLOW_INF))
     if s.evaluate != NULL or s.bias != 0:     # stable insertion sort, best first
         for j in range(1, k):
             t = nodes[first + j]
@@ -939,6 +947,7 @@ cdef class SearchTree:
             self.s.evaluate = evaluator_function()
         self.s.minimax_weight = settings.minimax_weight if weights is not None else 0.0
         self.s.leaf_eval = settings.leaf_eval if weights is not None else 0.0
+        self.s.eval_depth = settings.eval_depth
         eval_scale = settings.eval_scale
         self.s.stop_flag = 0
         self.s.shared = False

@@ -256,6 +256,9 @@ class SearchSettings(SettingsType):
         0.7, _number(0, 1), "weight of a child's minimax value in its mean reward")
     leaf_eval: float = _setting(
         1.0, _number(0, 1), "weight of the evaluation in a new leaf's value (1: no playouts)")
+    eval_depth: int = _setting(
+        1, _int(1, 4), "plies of alpha-beta behind a new child's value (1: the evaluation "
+        "after the move; more: a shallow search from there, an MCTS-minimax hybrid)")
     early_stop: bool = _setting(
         False, _FLAG, "stop once the most visited move cannot be overtaken")
     widening: float = _setting(
