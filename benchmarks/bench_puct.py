@@ -39,7 +39,7 @@ def selfplay_rate(evaluator, games, simulations, batch_games):
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         selfplay.generate(games, out, seed=1, evaluator=evaluator, batch_games=batch_games,
-                          simulations=simulations, games_per_shard=games)
+                          iterations=simulations, games_per_shard=games)
         elapsed = time.perf_counter() - start
         positions = len(selfplay.load(out)["black"])
     return games / elapsed, positions / elapsed

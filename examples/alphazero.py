@@ -186,7 +186,7 @@ def main():
           f"{'vs easy':>8} {'minutes':>7}")
 
     def evaluate(iteration, positions, losses):
-        player = cy.PUCTPlayer(net, simulations=args.simulations, seed=iteration)
+        player = cy.PUCTPlayer(net, iterations=args.simulations, seed=iteration)
         vs_random = win_rate(player, cy.RandomPlayer(seed=iteration), args.eval_games,
                              seed=1000 + iteration)
         vs_easy = win_rate(player, cy.MCTSPlayer.preset("easy", seed=iteration),

@@ -19,8 +19,8 @@ PONDER_THREADS = ("cythello-ponder", "cythello-puct-ponder", "cythello-alphabeta
 
 
 def make(kind, **settings):
-    """A player of ``kind`` with ``settings`` (``budget`` is the iteration or simulation
-    count of each; the alpha-beta player searches a few plies instead, and reports after
+    """A player of ``kind`` with ``settings`` (``budget`` is the iterations of a tree
+    search; the alpha-beta player searches a few plies instead, and reports after
     each, whatever the progress interval)."""
     budget = settings.pop("budget", None)
     if kind == "alphabeta":
@@ -29,12 +29,10 @@ def make(kind, **settings):
         if budget is not None:
             settings["depth"] = 3 + budget // 100
         return cy.AlphaBetaPlayer(probcut=1.5, **settings)
-    if kind == "uct":
-        if budget is not None:
-            settings["iterations"] = budget
-        return cy.MCTSPlayer(**settings)
     if budget is not None:
-        settings["simulations"] = budget
+        settings["iterations"] = budget           # one name for every tree search's budget
+    if kind == "uct":
+        return cy.MCTSPlayer(**settings)
     return cy.PUCTPlayer(PatternEvaluator(), **settings)
 
 

@@ -86,7 +86,7 @@ def test_visits_equal_the_reference(seed, evaluator):
     board = _random_board(seed, 8 + 8 * seed)        # openings to endgames (passes, ends)
     if board.is_game_over():
         pytest.skip("the random game ended")
-    player = cy.PUCTPlayer(evaluator, simulations=300, reuse_tree=False)
+    player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False)
     result = player.search(board)
     got = {m.move: m.visits for m in result.moves}
     assert got == _reference_visits(board, evaluator, 300)
@@ -97,7 +97,7 @@ def test_tree_invariants_and_policy_targets():
         board = _random_board(100 + seed, 20 + 8 * seed)
         if board.is_game_over():
             continue
-        player = cy.PUCTPlayer(disc_lead, simulations=500, batch_size=8)
+        player = cy.PUCTPlayer(disc_lead, iterations=500, batch_size=8)
         result = player.search(board)
         assert player._forest.check_tree(0) == []
         assert result.iterations == 500
@@ -118,7 +118,7 @@ def test_the_search_finds_endgame_wins():
         scores = cy.solve_moves(board)
         if max(scores.values()) <= 0 or min(scores.values()) > 0:
             continue                           # nothing to find: no win, or no loss
-        best = cy.PUCTPlayer(uniform_evaluator, simulations=20000).search(board).best_move
+        best = cy.PUCTPlayer(uniform_evaluator, iterations=20000).search(board).best_move
         assert scores[best] > 0, (board.board_string(), scores, best)
         checked += 1
     assert checked >= 5
@@ -129,7 +129,7 @@ def test_values_are_backed_up_for_the_right_side():
     one-ply search's win rates follow it: each move's win rate is its child's value seen
     from the mover."""
     board = cy.Board()
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=5, reuse_tree=False,
+    player = cy.PUCTPlayer(PatternEvaluator(), iterations=5, reuse_tree=False,
                            c_puct=100.0)        # each root move visited once
     result = player.search(board)
     assert sum(m.visits for m in result.moves) == 4
@@ -215,7 +215,7 @@ def test_batches_hold_at_most_batch_size_leaves_and_stay_legal():
             assert (mask == expected).all()
         return uniform_evaluator(planes, legal)
 
-    cy.PUCTPlayer(spy, simulations=400, batch_size=16).search(_random_board(3, 10))
+    cy.PUCTPlayer(spy, iterations=400, batch_size=16).search(_random_board(3, 10))
     assert max(seen) <= 16 and max(seen) > 1
 
 
@@ -229,7 +229,7 @@ def test_batches_hold_at_most_batch_size_leaves_and_stay_legal():
     (lambda n: (np.zeros((n, 65)), ["x"] * n), "not numbers"),
 ])
 def test_bad_evaluator_answers_are_clear_errors(answer, words):
-    player = cy.PUCTPlayer(lambda planes, legal: answer(len(planes)), simulations=50,
+    player = cy.PUCTPlayer(lambda planes, legal: answer(len(planes)), iterations=50,
                            batch_size=4)
     with pytest.raises(EvaluatorError, match=words.replace("(", r"\(").replace(")", r"\)")):
         player.search(cy.Board())
@@ -249,7 +249,7 @@ def test_an_evaluator_exception_goes_on_and_the_player_stays_usable():
             raise RuntimeError("GPU fell off")
         return disc_lead(planes, legal)
 
-    player = cy.PUCTPlayer(flaky, simulations=200, batch_size=4)
+    player = cy.PUCTPlayer(flaky, iterations=200, batch_size=4)
     with pytest.raises(RuntimeError, match="GPU fell off"):
         player.search(cy.Board())
     assert player._forest.check_tree(0) == []
@@ -260,7 +260,7 @@ def test_an_evaluator_exception_goes_on_and_the_player_stays_usable():
 def test_all_minus_infinity_logits_give_uniform_priors():
     def hopeless(planes, legal):
         return np.full((len(planes), 65), -np.inf), np.zeros(len(planes))
-    player = cy.PUCTPlayer(hopeless, simulations=9, c_puct=100.0)
+    player = cy.PUCTPlayer(hopeless, iterations=9, c_puct=100.0)
     result = player.search(cy.Board())
     assert sorted(m.visits for m in result.moves) == [2, 2, 2, 2]
     assert player._forest.check_tree(0) == []
@@ -273,7 +273,7 @@ def test_an_evaluator_that_searches_its_own_player_is_refused():
         player.search(cy.Board())
         return uniform_evaluator(planes, legal)
 
-    player = cy.PUCTPlayer(reentrant, simulations=10)
+    player = cy.PUCTPlayer(reentrant, iterations=10)
     with pytest.raises(PlayerBusyError):
         player.search(cy.Board())
     assert player._forest.check_tree(0) == []
@@ -295,7 +295,7 @@ def test_an_evaluator_that_calls_its_player_while_pondering_is_refused_not_stuck
                 raise
         return uniform_evaluator(planes, legal)
 
-    player = cy.PUCTPlayer(evaluator, simulations=50, seed=1)
+    player = cy.PUCTPlayer(evaluator, iterations=50, seed=1)
     board = cy.Board.from_transcript("f5d6c3")
     player.search(board)
     hostile.set()
@@ -311,7 +311,7 @@ def test_an_evaluator_that_calls_its_player_while_pondering_is_refused_not_stuck
 
 
 def test_tree_reuse_keeps_the_subtree():
-    player = cy.PUCTPlayer(disc_lead, simulations=2000)
+    player = cy.PUCTPlayer(disc_lead, iterations=2000)
     board = cy.Board()
     first = player.search(board)
     board.push(first.best_move)
@@ -320,13 +320,13 @@ def test_tree_reuse_keeps_the_subtree():
     assert second.reused_visits == kept
     assert second.root_visits == kept + 2000 - 1 or second.root_visits == kept + 2000
     assert player._forest.check_tree(0) == []
-    fresh = cy.PUCTPlayer(disc_lead, simulations=2000, reuse_tree=False)
+    fresh = cy.PUCTPlayer(disc_lead, iterations=2000, reuse_tree=False)
     fresh.search(cy.Board())
     assert fresh.search(board).reused_visits == 0
 
 
 def test_tree_reuse_finds_the_position_without_move_stacks():
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=2000)
+    player = cy.PUCTPlayer(PatternEvaluator(), iterations=2000)
     board = cy.Board.from_transcript("f5d6c3")
     first = player.search(board.copy(stack=False))
     after = board.copy(stack=False)
@@ -354,7 +354,7 @@ def test_advancing_the_root_compacts_the_subtree_in_place():
 
 def test_root_noise_and_temperature_are_seeded():
     def moves(seed):
-        p = cy.PUCTPlayer(disc_lead, simulations=64, dirichlet_alpha=0.5,
+        p = cy.PUCTPlayer(disc_lead, iterations=64, dirichlet_alpha=0.5,
                           temperature_moves=60, seed=seed)
         b = cy.Board()
         for _ in range(8):
@@ -368,7 +368,7 @@ def test_time_limit_and_stop():
     player = cy.PUCTPlayer(uniform_evaluator, time_limit=0.2)
     result = player.search(cy.Board())
     assert result.stop_reason == "time" and result.iterations > 0
-    player = cy.PUCTPlayer(uniform_evaluator, simulations=10**9)
+    player = cy.PUCTPlayer(uniform_evaluator, iterations=10**9)
     timer = threading.Timer(0.2, player.stop)
     timer.start()
     assert player.search(cy.Board()).stop_reason == "stopped"
@@ -377,7 +377,7 @@ def test_time_limit_and_stop():
 def test_a_full_node_pool_does_not_end_the_search():
     """At its node cap the tree stops growing, not searching: it runs to its limits with
     a sound tree, and its choice still follows the evaluator."""
-    player = cy.PUCTPlayer(disc_lead, simulations=20000, max_nodes=200, batch_size=4,
+    player = cy.PUCTPlayer(disc_lead, iterations=20000, max_nodes=200, batch_size=4,
                            recycle=False)
     result = player.search(cy.Board())
     assert result.stop_reason == "iterations" and result.iterations == 20000
@@ -464,7 +464,7 @@ def test_threads_at_the_node_cap_stop_or_search_on():
 
 def test_a_player_on_threads_keeps_its_limits_reuse_and_stops():
     board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=20000, threads=2)
+    player = cy.PUCTPlayer(PatternEvaluator(), iterations=20000, threads=2)
     result = player.search(board)
     assert result.stop_reason == "iterations" and result.iterations == 20000
     assert result.root_visits == 20000 - 1 and player._forest.check_tree(0) == []
@@ -472,7 +472,7 @@ def test_a_player_on_threads_keeps_its_limits_reuse_and_stops():
     timed = player.search(board, time_limit=0.3)
     assert timed.stop_reason == "time" and 0.29 <= timed.elapsed < 30   # 30 s: a hang
     assert timed.reused_visits > 0 and player._forest.check_tree(0) == []
-    endless = cy.PUCTPlayer(PatternEvaluator(), simulations=10**9, threads=2)
+    endless = cy.PUCTPlayer(PatternEvaluator(), iterations=10**9, threads=2)
     timer = threading.Timer(0.2, endless.stop)
     timer.start()
     stopped = endless.search(board)
@@ -502,9 +502,9 @@ def test_the_pattern_evaluator_is_called_in_c_with_the_same_trees(batch_size):
     that the same evaluator called through Python grows."""
     board = _random_board(7, 14)
     evaluator = PatternEvaluator()
-    native = cy.PUCTPlayer(evaluator, simulations=3000, batch_size=batch_size)
+    native = cy.PUCTPlayer(evaluator, iterations=3000, batch_size=batch_size)
     wrapped = cy.PUCTPlayer(lambda planes, legal: evaluator(planes, legal),
-                            simulations=3000, batch_size=batch_size)
+                            iterations=3000, batch_size=batch_size)
     a, b = native.search(board), wrapped.search(board)
     assert native.evaluator_calls == 0 and wrapped.evaluator_calls > 0
     assert [(m.move, m.visits, m.win_rate) for m in a.moves] == \
@@ -523,12 +523,24 @@ def test_settings_are_checked_once():
     with pytest.raises(SettingsError, match="batch_size"):
         cy.PUCTPlayer(uniform_evaluator, batch_size=0)
     with pytest.raises(TypeError, match="unknown PUCT setting"):
-        PUCTSettings().replace(iterations=3)
+        PUCTSettings().replace(rollout="random")           # a UCT setting
     with pytest.raises(TypeError, match="callable"):
         cy.PUCTPlayer("net")
     with pytest.raises(cy.InvalidBoardError):
         cy.PUCTPlayer(uniform_evaluator).search(cy.Board.from_bitboards(0xFFFF, 0))
-    assert PUCTSettings().limits == (800, None) and PUCTSettings().simulations is None
+    assert PUCTSettings().limits == (800, None) and PUCTSettings().iterations is None
+    # The budget was called simulations: the old name still works, with a warning.
+    with pytest.warns(DeprecationWarning, match="simulations is now called iterations"):
+        old = PUCTSettings(simulations=7)
+    assert old.iterations == 7 and old == PUCTSettings(iterations=7)
+    with pytest.warns(DeprecationWarning):
+        assert old.simulations == 7
+    with pytest.warns(DeprecationWarning):
+        assert old.replace(simulations=9).iterations == 9
+    with pytest.warns(DeprecationWarning):
+        assert cy.PUCTPlayer(uniform_evaluator, simulations=5).settings.iterations == 5
+    with pytest.raises(TypeError, match="old name"):
+        PUCTSettings(simulations=7, iterations=8)
     assert PUCTSettings(time_limit=1).limits == (None, 1.0)
 
 
@@ -553,7 +565,7 @@ def test_a_clock_keeps_a_simulation_cap_and_nothing_else():
     # One meaning of a clock for both players: it gives the time, and the settings' own
     # cap (a level's) still holds; the 800 simulations of settings without limits do not.
     from cythello.search.clock import Clock
-    capped = cy.PUCTPlayer(PatternEvaluator(), simulations=300, seed=1)
+    capped = cy.PUCTPlayer(PatternEvaluator(), iterations=300, seed=1)
     assert capped.search(cy.Board(), clock=Clock(600.0)).iterations == 300
     free = cy.PUCTPlayer(PatternEvaluator(), seed=1)
     assert free.search(cy.Board(), clock=Clock(2.0)).stop_reason == "time"
@@ -563,7 +575,7 @@ def test_a_clock_keeps_a_simulation_cap_and_nothing_else():
 
 def test_player_specs():
     player = make_player("puct:sims=50,c_puct=2,prior_scale=3", seed=4)
-    assert isinstance(player, cy.PUCTPlayer) and player.settings.simulations == 50
+    assert isinstance(player, cy.PUCTPlayer) and player.settings.iterations == 50
     assert player.evaluator.prior_scale == 3.0
     assert isinstance(make_player("puct:evaluator=uniform,sims=5"), cy.PUCTPlayer)
     for bad in ("puct:evaluator=magic", "puct:c_puct=x", "puct:colour=1",
@@ -585,7 +597,7 @@ def test_selfplay_shards_do_not_depend_on_batch_games(tmp_path):
     for batch_games in (1, 3, 64):
         out = tmp_path / f"b{batch_games}"
         selfplay.generate(5, out, seed=11, evaluator=disc_lead, batch_games=batch_games,
-                          simulations=40, games_per_shard=2, temperature_moves=6,
+                          iterations=40, games_per_shard=2, temperature_moves=6,
                           dirichlet_alpha=0.5, random_plies=2)
         runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
     assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 3
@@ -603,7 +615,7 @@ def test_selfplay_with_the_pattern_evaluator_in_c_gives_the_same_shards(tmp_path
     runs = []
     for name, guide in (("c", evaluator), ("py", lambda p, m: evaluator(p, m))):
         out = tmp_path / name
-        selfplay.generate(4, out, seed=13, evaluator=guide, simulations=30,
+        selfplay.generate(4, out, seed=13, evaluator=guide, iterations=30,
                           games_per_shard=2, temperature_moves=6, dirichlet_alpha=0.5)
         runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
     assert runs[0] == runs[1] and len(runs[0]) == 2
@@ -614,7 +626,7 @@ def test_selfplay_with_an_evaluator_on_worker_processes_gives_the_same_shards(tm
     for workers in (1, 2):
         out = tmp_path / f"w{workers}"
         selfplay.generate(5, out, seed=12, evaluator=PatternEvaluator(), workers=workers,
-                          simulations=30, games_per_shard=2, temperature_moves=6,
+                          iterations=30, games_per_shard=2, temperature_moves=6,
                           dirichlet_alpha=0.5)
         runs.append([p.read_bytes() for p in sorted(out.glob("shard-*.npz"))])
     assert runs[0] == runs[1] and len(runs[0]) == 3
@@ -623,18 +635,18 @@ def test_selfplay_with_an_evaluator_on_worker_processes_gives_the_same_shards(tm
 def test_selfplay_with_an_evaluator_refuses_ray_and_resumes(tmp_path):
     with pytest.raises(SettingsError, match="local backend"):
         selfplay.generate(2, tmp_path / "w", evaluator=uniform_evaluator, backend="ray")
-    with pytest.raises(TypeError, match="iterations"):     # a UCT setting, not a PUCT one
-        selfplay.generate(2, tmp_path / "s", evaluator=uniform_evaluator, iterations=5)
+    with pytest.raises(TypeError, match="rollout"):        # a UCT setting, not a PUCT one
+        selfplay.generate(2, tmp_path / "s", evaluator=uniform_evaluator, rollout="random")
     out = tmp_path / "r"
-    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, simulations=10,
+    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, iterations=10,
                       games_per_shard=2)
     before = [p.read_bytes() for p in sorted(out.glob("shard-*.npz"))]
     (sorted(out.glob("shard-*.npz"))[1]).unlink()
-    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, simulations=10,
+    selfplay.generate(4, out, seed=2, evaluator=uniform_evaluator, iterations=10,
                       games_per_shard=2)
     assert [p.read_bytes() for p in sorted(out.glob("shard-*.npz"))] == before
     with pytest.raises(SettingsError, match="other settings"):
-        selfplay.generate(4, out, seed=2, evaluator=disc_lead, simulations=10,
+        selfplay.generate(4, out, seed=2, evaluator=disc_lead, iterations=10,
                           games_per_shard=2)
 
 
@@ -642,11 +654,11 @@ def test_the_endgame_solver_takes_over_when_asked():
     board = next(b for b in (_random_board(s, 52) for s in range(50))
                  if not b.is_game_over() and b.empties() <= 10)
     scores = cy.solve_moves(board)
-    result = cy.PUCTPlayer(uniform_evaluator, simulations=50,
+    result = cy.PUCTPlayer(uniform_evaluator, iterations=50,
                            endgame_empties=12).search(board)
     assert result.stop_reason == "exact"
     assert result.exact_score == max(scores.values()) == scores[result.best_move]
-    assert cy.PUCTPlayer(uniform_evaluator, simulations=50).search(board).stop_reason != "exact"
+    assert cy.PUCTPlayer(uniform_evaluator, iterations=50).search(board).stop_reason != "exact"
     # With endgame_by_time the time decides below the cap: a few empties fit any time, a
     # midgame position no short one.
     by_time = cy.PUCTPlayer(uniform_evaluator, time_limit=0.2, endgame_empties=60,
@@ -676,7 +688,7 @@ class _FailingOnce:
 
 def test_selfplay_interrupted_by_its_evaluator_continues_to_the_same_shards(tmp_path):
     clean = tmp_path / "clean"
-    args = dict(seed=5, simulations=20, games_per_shard=1, batch_games=2)
+    args = dict(seed=5, iterations=20, games_per_shard=1, batch_games=2)
     selfplay.generate(4, clean, evaluator=_FailingOnce(0), **args)
     broken = tmp_path / "broken"
     flaky = _FailingOnce(300)
@@ -707,7 +719,7 @@ def test_the_alphazero_example_runs(tmp_path, framework):
 
 
 def test_a_stop_before_the_first_simulation_still_answers():
-    player = cy.PUCTPlayer(uniform_evaluator, simulations=100)
+    player = cy.PUCTPlayer(uniform_evaluator, iterations=100)
     seen = player.stops
     player.stop()                      # came after the caller read stops: before the loop
     result = player.search(cy.Board(), stops_seen=seen)
@@ -725,7 +737,7 @@ def test_limits_clock_solve_and_stops_for_one_search():
     from cythello.search.clock import Clock
     # A cap far beyond what these searches reach: the clocked search below reuses the timed
     # one's tree, whose visits count towards it (100,000 was reached on a quiet machine).
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=50_000_000, endgame_empties=12)
+    player = cy.PUCTPlayer(PatternEvaluator(), iterations=50_000_000, endgame_empties=12)
     board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
     assert player.search(board, iterations=300).iterations == 300
     timed = player.search(board, time_limit=0.2)
@@ -766,7 +778,7 @@ def test_progress_reports_while_the_tree_grows():
 
 
 def test_ponder_then_search_reuses_the_pondered_tree_within_its_nodes():
-    player = cy.PUCTPlayer(PatternEvaluator(), simulations=500, max_nodes=20_000)
+    player = cy.PUCTPlayer(PatternEvaluator(), iterations=500, max_nodes=20_000)
     board = cy.Board.from_transcript("f5d6c3")
     board.push(player.choose_move(board))
     player.ponder(board)
@@ -786,7 +798,7 @@ def test_engines_serve_puct(capsys):
 
     from cythello.cli import main
     from cythello.protocols.gtp import GtpEngine
-    gtp = GtpEngine(cy.PUCTPlayer(PatternEvaluator(), simulations=300), ponder=True)
+    gtp = GtpEngine(cy.PUCTPlayer(PatternEvaluator(), iterations=300), ponder=True)
     assert gtp.handle("genmove b").startswith("= ")
     assert gtp.player.pondering
     gtp.run(io.StringIO("genmove w\nquit\n"), io.StringIO())
@@ -806,7 +818,7 @@ def test_a_player_whose_evaluator_refers_to_it_is_still_collected():
             return uniform_evaluator(planes, legal)
 
     net = Net()
-    net.player = cy.PUCTPlayer(net, simulations=50)
+    net.player = cy.PUCTPlayer(net, iterations=50)
     net.player.search(cy.Board())
     collected = weakref.ref(net.player)
     del net

@@ -69,7 +69,7 @@ def puct_selfplay(games, run, seed):
     shipped weights, played into ``run`` as the training's next round would play them."""
     selfplay.generate(games, run, seed=seed, workers=2, games_per_shard=1000,
                       evaluator=PatternEvaluator(load_weights(None)), batch_games=256,
-                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
+                      iterations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
                       temperature_moves=16, epsilon=0.03, progress=False)
     return side_to_move(selfplay.load(run))
 

@@ -53,7 +53,7 @@ def puct_positions(games, tmp):
     from cythello.training.data import off_path
     selfplay.generate(games, tmp, seed=PUCT_SEED, workers=2, games_per_shard=50,
                       evaluator=PatternEvaluator(load_weights(BASELINE)), batch_games=64,
-                      simulations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
+                      iterations=100, dirichlet_alpha=0.5, dirichlet_fraction=0.25,
                       temperature_moves=16, epsilon=0.03, progress=False)
     own, opp = side_to_move(selfplay.load(tmp))
     extra_own, extra_opp = off_path(own, opp, 0.5, PUCT_SEED)

@@ -90,7 +90,8 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
         return parse_setting(key, text, PUCTSettings)
 
     settings = _parse_settings(spec, rest, setting_names(PUCTSettings) + list(_PUCT_EVALUATOR),
-                               parse, {"time": "time_limit", "sims": "simulations"})
+                               parse, {"time": "time_limit", "sims": "iterations",
+                                       "simulations": "iterations"})
     settings.setdefault("seed", seed)
     kind = settings.pop("evaluator", "pattern")
     scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale", "search_depth")

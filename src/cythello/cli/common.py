@@ -163,9 +163,9 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0),
                                 "endgame_by_time": preset.get("endgame_by_time", False)}
     if args.iterations is not None or args.time_limit is not None:
-        settings.update(simulations=args.iterations, time_limit=args.time_limit)
+        settings.update(iterations=args.iterations, time_limit=args.time_limit)
     else:
-        settings.update(simulations=preset.get("iterations"),
+        settings.update(iterations=preset.get("iterations"),
                         time_limit=preset.get("time_limit"))
     if args.seed is not None:
         settings["seed"] = args.seed

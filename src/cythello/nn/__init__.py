@@ -5,7 +5,7 @@ and a policy/value evaluator, and reference evaluators.
     >>> import numpy as np, cythello as cy
     >>> def net(planes, legal):                 # (n, 2, 8, 8) float32, (n, 65) bool
     ...     return np.zeros((len(planes), 65)), np.zeros(len(planes))
-    >>> cy.PUCTPlayer(net, simulations=200).choose_move(cy.Board())
+    >>> cy.PUCTPlayer(net, iterations=200).choose_move(cy.Board())
 
 :func:`uniform_evaluator` knows nothing (equal priors, even values);
 :class:`PatternEvaluator` is the shipped pattern evaluation in C: its value as the value

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from .settings import (
     _number,
     _setting,
     check_fields,
+    renamed_settings,
 )
 from .states import StopReason
 from .turns import PonderJob, Turns
@@ -61,16 +62,18 @@ MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 DEFAULT_SIMULATIONS = 800          # a search's budget when nothing limits it
 
 
+@renamed_settings
 @dataclass(frozen=True)
 class PUCTSettings(SettingsType):
     """Every setting of a PUCT search, checked once when made (immutable; derive with
-    :meth:`replace`).  Without a simulation or a time limit a search runs 800
-    simulations.  The defaults are AlphaZero's where it published them (c_puct 1.25 at
+    :meth:`replace`).  Without an iteration (simulation) or a time limit a search runs 800
+    simulations.  ``iterations`` is the budget's name in every search (it was
+    ``simulations`` here, which still works, with a DeprecationWarning).  The defaults are AlphaZero's where it published them (c_puct 1.25 at
     its simulation counts, noise fraction 0.25) and one leaf per evaluator call."""
 
-    simulations: Optional[int] = _setting(
+    iterations: Optional[int] = _setting(
         None, _int(1, MAX_ITERATIONS), "simulations per search (with time_limit: whichever "
-        "comes first)", optional=True)
+        "comes first; formerly simulations)", optional=True)
     time_limit: Optional[float] = _setting(None, _SECONDS, "seconds per search", optional=True)
     c_puct: float = _setting(1.25, _number(0, 100), "weight of the prior term "
                              "c_puct * P * sqrt(N) / (1 + n)")
@@ -114,6 +117,7 @@ class PUCTSettings(SettingsType):
                                         "on_progress reports")
 
     KIND: ClassVar[str] = "PUCT"
+    RENAMED: ClassVar[Dict[str, str]] = {"simulations": "iterations"}
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -135,9 +139,9 @@ class PUCTSettings(SettingsType):
     def limits(self) -> Tuple[Optional[int], Optional[float]]:
         """A search's (simulations, seconds) when its call gives none: the settings' own,
         or 800 simulations when they have neither (as SearchSettings.limits)."""
-        if self.simulations is None and self.time_limit is None:
+        if self.iterations is None and self.time_limit is None:
             return DEFAULT_SIMULATIONS, None
-        return self.simulations, self.time_limit
+        return self.iterations, self.time_limit
 
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
@@ -368,13 +372,13 @@ class PUCTPlayer:
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
         # The call's limits (checked by PUCTSettings) replace the settings' limits.
-        limits = PUCTSettings(simulations=iterations, time_limit=time_limit) \
+        limits = PUCTSettings(iterations=iterations, time_limit=time_limit) \
             if iterations is not None or time_limit is not None else self.settings
         budget, seconds = limits.limits
         if clock is not None:
             # As MCTSPlayer: the clock gives the time; a simulation cap (a level's) stays.
             left = clock.budget(board.empties())
-            budget = limits.simulations
+            budget = limits.iterations
             seconds = left if time_limit is None else min(time_limit, left)
         with self._turns.turn("search()"):
             self._stop = stops_seen is not None and stops_seen != self._stops

@@ -15,9 +15,11 @@ search settings (a clock, a solver's node limit, one search's own limits).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, TypeVar, cast
 
@@ -169,9 +171,12 @@ class SettingsType:
     fields, checked once by :func:`check_fields`, changed by :meth:`replace`."""
 
     KIND: ClassVar[str] = "search"         # how an error names the settings
+    # Old names of renamed settings -> their names now (see :func:`renamed_settings`).
+    RENAMED: ClassVar[Dict[str, str]] = {}
 
     def replace(self: _Settings, **changes: Any) -> _Settings:
         """These settings with ``changes`` (checked like the rest)."""
+        changes = _new_names(type(self), changes)
         unknown = sorted(set(changes) - set(setting_names(type(self))))
         if unknown:
             raise TypeError(f"unknown {self.KIND} setting {unknown[0]!r}")
@@ -340,6 +345,43 @@ class SearchSettings(SettingsType):
         default once per process); None without one."""
         from ..book.store import load_book
         return load_book(self.book)
+
+
+def _new_names(cls: Any, values: Dict[str, Any]) -> Dict[str, Any]:
+    """``values`` with each old name of a setting replaced by its name now, with a
+    DeprecationWarning (both names given: a TypeError)."""
+    old = [name for name in values if name in cls.RENAMED]
+    if not old:
+        return values
+    values = dict(values)
+    for name in old:
+        new = cls.RENAMED[name]
+        if new in values:
+            raise TypeError(f"{name} is the old name of {new}: give one of them")
+        warnings.warn(f"{cls.__name__}: {name} is now called {new}", DeprecationWarning,
+                      stacklevel=4)
+        values[new] = values.pop(name)
+    return values
+
+
+def renamed_settings(cls: Any) -> Any:
+    """A class decorator (above ``@dataclass``) for a settings type with ``RENAMED``
+    settings: the old names still work, as keywords and attributes, with a
+    DeprecationWarning."""
+    init = cls.__init__
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **_new_names(cls, kwargs))
+
+    cls.__init__ = __init__
+    for old_name, new_name in cls.RENAMED.items():
+        def read(self: Any, old: str = old_name, new: str = new_name) -> Any:
+            warnings.warn(f"{type(self).__name__}.{old} is now called {new}",
+                          DeprecationWarning, stacklevel=2)
+            return getattr(self, new)
+        setattr(cls, old_name, property(read))
+    return cls
 
 
 def check_fields(settings: Any) -> None:

@@ -49,7 +49,10 @@ class _Game:
 def puct_settings(settings: GameSettings) -> PUCTSettings:
     """The PUCT settings of a self-play run (``settings.player``; 200 simulations unless
     it says otherwise)."""
-    return PUCTSettings(**{"simulations": DEFAULT_SIMULATIONS, **settings.player})
+    player = dict(settings.player)
+    if "iterations" not in player and "simulations" not in player:     # the old name too
+        player["iterations"] = DEFAULT_SIMULATIONS
+    return PUCTSettings(**player)
 
 
 def play_games(evaluator: Evaluate, games: Iterable[int], seed: int, settings: GameSettings,
@@ -72,7 +75,7 @@ class _SelfPlay:
         self.evaluator, self.seed, self.settings = evaluator, seed, settings
         self.on_game, self.on_call = on_game, on_call
         self.puct = puct_settings(settings)
-        self.budget = self.puct.simulations or DEFAULT_SIMULATIONS
+        self.budget = self.puct.iterations or DEFAULT_SIMULATIONS
         self.waiting = games[::-1]
         self.forest = self.puct.forest(max(1, min(batch_games, len(games))))
         self.slots: List[Optional[_Game]] = [None] * self.forest.n

@@ -85,7 +85,7 @@ def generate(games: int, out_dir: _PathLike, seed: int = 0, workers: int = 1,
             raise SettingsError("an evaluator runs on local processes: use the local "
                                 "backend (batch_games games share its batches)")
         check_batch_games(batch_games)
-    default = {"simulations": DEFAULT_SIMULATIONS} if evaluator else {"iterations": 400}
+    default = {"iterations": DEFAULT_SIMULATIONS if evaluator else 400}
     settings = GameSettings(player=dict(player_settings) or default,
                             openings=tuple(openings), random_plies=random_plies,
                             temperature=temperature, temperature_moves=temperature_moves,

@@ -99,7 +99,7 @@ def _selfplay_settings(config: Config, round_index: int,
         from ..nn import PatternEvaluator
         guide = weights_file if round_index > 0 and weights_file is not None else config.start_weights
         return {"evaluator": PatternEvaluator(load_weights(guide)), "batch_games": 256,
-                "simulations": config.simulations, "dirichlet_alpha": 0.5,
+                "iterations": config.simulations, "dirichlet_alpha": 0.5,
                 "dirichlet_fraction": 0.25}
     settings: Dict[str, Any] = {"iterations": config.iterations, "rollout": "heuristic",
                                 "progressive_bias": 4.0}
