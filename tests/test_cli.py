@@ -245,3 +245,11 @@ def test_selfplay_command(tmp_path):
     assert len(set(data["game"].tolist())) == 3
     one_line_error(run_cli(["selfplay", "--games", "0", "--out", str(tmp_path / "x")]),
                    "games")
+
+
+def test_a_match_says_what_it_plays_and_how_long_is_left():
+    out = run_cli(["match", "easy", "random", "--games", "3"])
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "3 games of easy against random, one at a time; a line as each game ends"
+    assert "left" in lines[1] and "left" in lines[2] and "left" not in lines[3]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 import os
 from typing import Any, List
 
@@ -36,6 +37,14 @@ def describe(result: MatchResult, first: str, second: str) -> str:
     return f"{first} against {second}, from {first}'s side: {result.summary()}"
 
 
+def _time_left(started: float, done: int, total: int) -> str:
+    """``, about 3 min left`` from the pace so far (nothing once all are done)."""
+    if done >= total:
+        return ""
+    left = (time.monotonic() - started) / done * (total - done)
+    return f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     """``cythello match``: games with alternating colours, progress, Elo, GGF/SVG."""
     if args.games < 1:
@@ -56,6 +65,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise
 
     played = 0
+    started = time.monotonic()
+    workers = "on Ray" if backend == "ray" else (
+        f"on {args.workers} worker processes" if args.workers > 1 else "one at a time")
+    say(f"{args.games} games of {args.first} against {args.second}, {workers}; a line as "
+        "each game ends")
 
     def progress(g: int, final: Board, result: Any) -> None:
         nonlocal played
@@ -64,7 +78,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         assert o is not None
         colour = "black" if g % 2 == 0 else "white"
         say(f"game {g + 1}/{args.games}: {args.first} ({colour}) {o.result()}  "
-            f"[{args.first}: {result.summary()}]")
+            f"[{args.first}: {result.summary()}]{_time_left(started, played, args.games)}")
 
     try:
         result = run_match(first, second, args.games, openings=openings, on_game=progress,
