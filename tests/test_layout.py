@@ -132,3 +132,25 @@ def test_the_package_has_no_import_cycles():
         " ".join(f"{m} -> {sorted(t for t in graph[m] if t in group)}" for m in group)
         for group in found)
     assert found == [], f"import cycles: {detail}"
+
+
+# The layers below the searches: they may not import search/ (its settings, its players)
+# to reach a check or a loader; those live below them (cythello._checks, eval.weights).
+LOWER_LAYERS = ("cythello.core", "cythello.eval", "cythello.nn", "cythello.records",
+                "cythello.envs", "cythello.book", "cythello._checks", "cythello._files",
+                "cythello.errors", "cythello.squares")
+# The book builder values positions by the midgame search: the one way down it may go.
+MAY_SEARCH = {"cythello.book.build": {"cythello.search._midgame"}}
+
+
+def test_the_lower_layers_do_not_import_the_searches():
+    graph = import_graph()
+    wrong = {}
+    for module, targets in graph.items():
+        if not module.startswith(LOWER_LAYERS):
+            continue
+        up = {t for t in targets if t.startswith("cythello.search")}
+        up -= MAY_SEARCH.get(module, set())
+        if up:
+            wrong[module] = sorted(up)
+    assert wrong == {}, f"imports from below search/ into it: {wrong}"

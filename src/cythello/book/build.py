@@ -33,10 +33,11 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Tup
 
 import numpy as np
 
+from .._checks import check_int, check_number, check_time
 from .._workers import Workers, WorkersDied
 from ..core._board import Board
 from ..errors import BookError, SettingsError
-from ..search.settings import check_int, check_number, check_time, load_eval_weights
+from ..eval.weights import load_eval_weights
 from ._keys import canonical, children
 from .file import NO_MOVE, RECORD, VALUE_SCALE, read_book, sort_records, write_book
 from .store import Book

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import argparse
-import time
 import os
+import time
 from typing import Any, List
 
 from .._files import read_text

@@ -11,7 +11,7 @@ from cythello.core._rng cimport Rng, rng_seed, rng_below
 from cythello.core._planes cimport write_planes, write_legal
 from cythello.core._board import Board
 from cythello.errors import IllegalMoveError, SettingsError
-from cythello.search._rollout import random_seed
+from cythello._checks import random_seed
 from cythello.squares import square_name
 
 cdef uint64_t START_BLACK = ((<uint64_t>1) << 28) | ((<uint64_t>1) << 35)   # e4, d5

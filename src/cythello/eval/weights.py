@@ -114,3 +114,23 @@ def default_weights() -> PatternWeights:
     info = dict(header.get("provenance", {}))
     info["file"] = DEFAULT_PATH.name
     return PatternWeights(unpack(packed), info)
+
+
+def check_weights_setting(name: str, value: object) -> object:
+    """An evaluation-weights setting as given: 'default', a weights file or
+    :class:`~cythello.eval.PatternWeights` (None is for the caller to allow)."""
+    if isinstance(value, (str, os.PathLike, PatternWeights)):
+        return value
+    raise TypeError(f"{name} must be None, 'default', a weights file or PatternWeights, "
+                    f"not {type(value).__name__}")
+
+
+def load_eval_weights(value: Any) -> Any:
+    """An ``eval_weights`` setting as weights: None, ``"default"`` (loaded once per
+    process), a weights file, or :class:`~cythello.eval.PatternWeights` as they are."""
+    value = check_weights_setting("eval_weights", value) if value is not None else None
+    if value is None or isinstance(value, PatternWeights):
+        return value
+    if value == "default":
+        return default_weights()
+    return load_weights(os.fspath(value))

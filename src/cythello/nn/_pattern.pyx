@@ -21,7 +21,8 @@ from cythello.eval._layout cimport EVAL_SCALE
 from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
 from cythello.eval._patterns cimport evaluator_function
 from cythello.errors import SettingsError
-from cythello.search.settings import check_int, check_number, load_eval_weights
+from cythello._checks import check_int, check_number
+from cythello.eval.weights import load_eval_weights
 
 cdef enum:
     MAX_SEARCH_DEPTH = 4        # deeper costs more than a PUCT visit is worth

@@ -7,7 +7,6 @@ each playout to ``_rollout_v3``, the same source compiled for that level (about 
 playouts per second).  Both give identical games for the same generator state.  Set
 ``CYTHELLO_PORTABLE=1`` to keep the portable build.
 """
-import os
 from collections import namedtuple
 
 
@@ -46,9 +45,7 @@ PlayoutStats.__doc__ = ("Random playouts from a position, counted for the side t
 ROLLOUT_POLICIES = {Rollout.RANDOM: ROLLOUT_RANDOM, Rollout.HEURISTIC: ROLLOUT_HEURISTIC}
 
 
-def random_seed():
-    """A fresh 64-bit seed from the operating system."""
-    return int.from_bytes(os.urandom(8), "little")
+from cythello._checks import random_seed   # its home; importable from here as before
 
 
 def _seed_arg(seed):

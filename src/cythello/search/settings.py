@@ -9,21 +9,31 @@ and trust it.  The command line's ``mcts:key=value`` specs and the settings tabl
 documentation are derived from the fields below (:func:`parse_setting`,
 :func:`settings_table`).
 
-The ``check_*`` functions are the checks themselves, for the few numbers that are not
-search settings (a clock, a solver's node limit, one search's own limits).
+The ``check_*`` functions are the checks themselves (``cythello._checks``, below every
+layer that checks an argument), for the few numbers that are not search settings (a
+clock, a solver's node limit, one search's own limits).
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import os
 import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, TypeVar, cast
 
+# The checks' home is below search/ (cythello._checks); importable from here as before.
+from .._checks import MAX_TIME_LIMIT as MAX_TIME_LIMIT
+from .._checks import check_choice as check_choice
+from .._checks import check_flag as check_flag
+from .._checks import check_int as check_int
+from .._checks import check_number as check_number
+from .._checks import check_time as check_time
+from .._checks import parse_flag as parse_flag
 from ..errors import SettingsError
+from ..eval.weights import check_weights_setting as _weights
+from ..eval.weights import load_eval_weights as load_eval_weights  # its home
 from ._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
 from ._transpositions import TABLE_BYTES_PER_NODE
 from .presets import PRESETS
@@ -31,7 +41,6 @@ from .states import Rollout
 
 MAX_ITERATIONS = 10**12
 DEFAULT_ITERATIONS = 1000          # a search's budget when nothing limits it
-MAX_TIME_LIMIT = 7 * 24 * 3600.0       # seconds: a week
 MAX_THREADS = 256
 MAX_NODES = 0xFFFFFFF0                 # node indices are 32-bit
 MAX_MEMORY_MB = float(1 << 20)         # a terabyte
@@ -40,64 +49,11 @@ MAX_MEMORY_MB = float(1 << 20)         # a terabyte
 DEFAULT_MAX_NODES = 4_000_000
 
 
-def check_int(name: str, value: object, low: int, high: int) -> int:
-    """An int in [low, high] (bools are refused: ``True`` is no count)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if not low <= value <= high:
-        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
-    return value
-
-
-def check_number(name: str, value: object, low: float, high: float,
-                 low_open: bool = False, range_text: str = "") -> float:
-    """A finite number in [low, high] (or (low, high] with ``low_open``), as a float."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    number = float(value)
-    if math.isnan(number) or not ((low < number if low_open else low <= number)
-                                  and number <= high):
-        raise SettingsError(f"{name} must be {range_text or f'between {low:g} and {high:g}'}, "
-                            f"not {value}")
-    return number
-
-
-def check_time(value: object, name: str = "time_limit") -> float:
-    """Seconds: more than 0 and at most a week."""
-    return check_number(name, value, 0, MAX_TIME_LIMIT, low_open=True,
-                        range_text="more than 0 seconds and at most a week")
-
-
-def check_flag(name: str, value: object) -> bool:
-    """A switch: a bool (or the ints 0 and 1)."""
-    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
-        return bool(value)
-    raise TypeError(f"{name} must be True or False, not {value!r}")
-
-
-def check_choice(name: str, value: object, choices: Tuple[str, ...]) -> str:
-    """One of ``choices`` (as a plain str, also when given as a str enum member)."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    if value not in choices:
-        raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
-    return str(getattr(value, "value", value))
-
-
 def deadline(time_limit: Optional[float]) -> float:
     """A monotonic deadline ``time_limit`` seconds from now (0.0: none)."""
     if time_limit is None:
         return 0.0
     return time.monotonic() + check_time(time_limit)
-
-
-def parse_flag(text: str) -> bool:
-    """A switch written as text: 1/true/yes/on or 0/false/no/off."""
-    if text.lower() in ("1", "true", "yes", "on"):
-        return True
-    if text.lower() in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(text)
 
 
 # -- how each setting is checked, parsed from text and described -----------------------------
@@ -131,14 +87,6 @@ def _seed(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
     return value
-
-
-def _weights(name: str, value: object) -> object:
-    from ..eval._patterns import PatternWeights
-    if isinstance(value, (str, os.PathLike, PatternWeights)):
-        return value
-    raise TypeError(f"{name} must be None, 'default', a weights file or PatternWeights, "
-                    f"not {type(value).__name__}")
 
 
 def _book(name: str, value: object) -> object:
@@ -392,19 +340,6 @@ def check_fields(settings: Any) -> None:
         if value is None and f.metadata["optional"]:
             continue
         object.__setattr__(settings, f.name, f.metadata["kind"].check(f.name, value))
-
-
-def load_eval_weights(value: Any) -> Any:
-    """An ``eval_weights`` setting as weights: None, ``"default"`` (loaded once per
-    process), a weights file, or :class:`~cythello.eval.PatternWeights` as they are."""
-    from ..eval._patterns import PatternWeights
-    from ..eval.weights import default_weights, load_weights
-    value = _weights("eval_weights", value) if value is not None else None
-    if value is None or isinstance(value, PatternWeights):
-        return value
-    if value == "default":
-        return default_weights()
-    return load_weights(os.fspath(value))
 
 
 def _from_dict(values: Dict[str, Any]) -> SearchSettings:

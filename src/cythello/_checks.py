@@ -1,0 +1,71 @@
+"""The checks of every argument cythello takes, in one place below every layer that
+checks one (settings, searches, the evaluator, the book builder, the environments): each
+returns the value (normalised) or raises a ``TypeError`` for the wrong type and a
+:class:`~cythello.errors.SettingsError` naming the argument and its range otherwise."""
+from __future__ import annotations
+
+import math
+import os
+from typing import Tuple
+
+from .errors import SettingsError
+
+MAX_TIME_LIMIT = 7 * 24 * 3600.0       # seconds: a week
+
+
+def check_int(name: str, value: object, low: int, high: int) -> int:
+    """An int in [low, high] (bools are refused: ``True`` is no count)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def check_number(name: str, value: object, low: float, high: float,
+                 low_open: bool = False, range_text: str = "") -> float:
+    """A finite number in [low, high] (or (low, high] with ``low_open``), as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    number = float(value)
+    if math.isnan(number) or not ((low < number if low_open else low <= number)
+                                  and number <= high):
+        raise SettingsError(f"{name} must be {range_text or f'between {low:g} and {high:g}'}, "
+                            f"not {value}")
+    return number
+
+
+def check_time(value: object, name: str = "time_limit") -> float:
+    """Seconds: more than 0 and at most a week."""
+    return check_number(name, value, 0, MAX_TIME_LIMIT, low_open=True,
+                        range_text="more than 0 seconds and at most a week")
+
+
+def check_flag(name: str, value: object) -> bool:
+    """A switch: a bool (or the ints 0 and 1)."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, not {value!r}")
+
+
+def check_choice(name: str, value: object, choices: Tuple[str, ...]) -> str:
+    """One of ``choices`` (as a plain str, also when given as a str enum member)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if value not in choices:
+        raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return str(getattr(value, "value", value))
+
+
+def parse_flag(text: str) -> bool:
+    """A switch written as text: 1/true/yes/on or 0/false/no/off."""
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+def random_seed() -> int:
+    """A fresh 64-bit seed from the operating system."""
+    return int.from_bytes(os.urandom(8), "little")
