@@ -27,7 +27,7 @@ extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon",
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_generated"]
 html_theme = "furo"
 html_title = f"cythello {release}"
 autodoc_member_order = "bysource"
@@ -80,6 +80,9 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def _generate(app, config) -> None:
+    sys.path.insert(0, str(DOCS))
+    import _plots                     # the results' plots, from the result files
+    _plots.draw()
     ref = DOCS / "reference"
     _write_if_changed(ref / "settings.md", _settings_page())
     _write_if_changed(ref / "cli.md", _cli_page())

@@ -108,4 +108,7 @@ def test_the_documentation_builds_without_warnings(tmp_path):
         assert (built / name).is_file(), name
     api = (built / "reference/api.html").read_text(encoding="utf-8")
     assert "MCTSPlayer" in api and "solve" in api
+    # The results' plots, drawn from the result files by docs/_plots.py.
+    images = {p.name for p in (built / "_images").iterdir()}
+    assert {"strength.svg", "probcut.svg"} <= images
     shutil.rmtree(built)
