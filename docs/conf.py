@@ -81,7 +81,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 def _generate(app, config) -> None:
     sys.path.insert(0, str(DOCS))
-    import _plots                     # the results' plots, from the result files
+    import _plots  # the results' plots, from the result files
     _plots.draw()
     ref = DOCS / "reference"
     _write_if_changed(ref / "settings.md", _settings_page())
