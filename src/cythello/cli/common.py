@@ -111,8 +111,7 @@ def engine_player(args: argparse.Namespace) -> EnginePlayer:
     return player_from_args(args)
 
 
-# Multi-ProbCut's width for --search alphabeta: +151 +- 74 Elo over the full-width search at
-# 0.25 s a move (docs/results: the alpha-beta matches).
+# Multi-ProbCut's width for --search alphabeta, chosen by matches (docs/results/strength.md).
 ENGINE_PROBCUT = 1.5
 _TREE_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
               ("parallel", "--parallel"), ("threads", "--threads"),

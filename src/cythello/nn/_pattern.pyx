@@ -35,8 +35,8 @@ cdef class PatternEvaluator:
 
     The value is ``tanh(d / (2 * value_scale))`` for the evaluation's disc difference
     ``d``, so ``(v + 1) / 2`` is the win rate ``1 / (1 + exp(-d / value_scale))`` (the UCT
-    search's with ``eval_scale=value_scale``; the UCT's is 4, but 4 lost to 8 here,
-    -49 +- 48 Elo at 0.25 s a move); a move's logit is the evaluation after it, for the mover,
+    search's with ``eval_scale=value_scale``; 8 here, 4 in the UCT search, each chosen by
+    matches: docs, "How the engine works"); a move's logit is the evaluation after it, for the mover,
     in units of ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the
     prior).  With ``search_depth`` (0-4), the evaluation after each move is a search of
     that depth less one, and the value the best of them (see the module)."""

@@ -244,9 +244,8 @@ cdef struct Search:
 # the same subtrees (a low threshold lost strength at equal iterations in matches).
 # Selection can count the thread's own batch (``see_own``), which removes that loss
 # for lower thresholds; at 2 threads its more spread-out paths cost 6-12 % of the
-# iterations (the lookups 1-2 %), and at 16 threads it bought nothing measurable with
-# hot nodes from 32 visits a thread and flushes every 256 (+8 +- 101 Elo against the
-# defaults, 44 games): off (README, "Benchmarks", the 16-core runs).
+# iterations (the lookups 1-2 %), and at 16 threads it bought nothing measurable: off
+# (docs/results/benchmarks.md, the 16-core runs).
 
 
 cdef inline double _reward(Search* s, int mover_diff) noexcept nogil:

@@ -15,14 +15,11 @@ SQRT2 = math.sqrt(2.0)
 # The difficulty presets.  Each level beats the one below it clearly
 # (benchmarks/strength.py --ladder).  Medium and up search with the learned evaluation
 # (evaluated leaves, implicit minimax backups, exploration 0.6, no progressive bias: the
-# settings that won their equal-time matches, listed in the README; c = 0.6 beat 0.1.0's
-# c = 1 at 0.25 s and 1 s a move and in the medium and hard presets, and held level at
-# 4 s, +21 +- 68: README) and solve exactly from
-# as many empties as the exact solver finishes well inside their budget on self-play
-# positions (benchmarks/bench_endgame.py --by-empties); the expert, limited by time,
-# from as many as its time affords (endgame_by_time: 22 at 1 s a move, 23-24 at 4-5 s;
-# results kept as often as with a fixed 22 at 0.25, 1 and 4 s, exact scores from further
-# out: README).
+# settings that won their equal-time matches) and solve exactly from as many empties as
+# the exact solver finishes well inside their budget on self-play positions
+# (benchmarks/bench_endgame.py --by-empties); the expert, limited by time, from as many
+# as its time affords (endgame_by_time).  The matches and measurements behind each choice:
+# docs/explanation/engine.md ("Search options", "The engine").
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
                                        "minimax_weight": 0.7, "exploration": 0.6}
 # Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,

@@ -132,7 +132,7 @@ class PUCTSettings(SettingsType):
         thread, as SearchSettings' pools: the threads fill a tree that many times faster,
         and a full tree's recycling is one thread's work while the others wait (at 16
         threads a 4-million-node tree fills in about a third of a second, from the
-        simulations a second measured there; README, "Benchmarks")."""
+        simulations a second measured there: docs/results/benchmarks.md)."""
         return self.max_nodes if self.max_nodes is not None else DEFAULT_MAX_NODES * self.threads
 
     @property

@@ -156,10 +156,8 @@ class SearchSettings(SettingsType):
     exploration: float = _setting(
         0.6, _number(0, 100), "UCB1's exploration constant c")
     # Tolpin & Shimony's UCB-sqrt at the root (simple regret: only the move played counts
-    # there): its term grows as N**0.25 where UCB1's barely grows (sqrt(log N): 3.5 at
-    # 0.25 s a move, 3.8 at 4 s), which leaves the root's runners-up with the visits they
-    # had after a second.  Off: 0.15 against UCB1 was even at 2 s a move (+3 +- 68, 100
-    # games) and at 0.25 s (-5 +- 48, 200; README, "What a doubling of time buys").
+    # there): its term grows as N**0.25 where UCB1's barely grows.  Off: it did not win
+    # its matches (docs/explanation/engine.md, "Search options").
     root_exploration: float = _setting(
         0.0, _number(0, 100), "at the root, c_r in c_r * N**0.25 / sqrt(n) instead of "
         "UCB1's term (0: UCB1's)")
@@ -198,11 +196,9 @@ class SearchSettings(SettingsType):
         "default", _WEIGHTS, "the pattern evaluation: 'default' (the shipped weights), a "
         "weights file or PatternWeights (None: none, square knowledge for the prior)",
         optional=True)
-    # 4 discs: where the shipped evaluation's value best predicts the exact outcome (least
-    # log-loss, 4-4.5 at 11-16 empties on 672 k positions, 3-4 at 17-24:
-    # research/evaluation/capacity.py); against 8, the value it had since the evaluation
-    # came in, the expert scored +37 +- 34 Elo at 0.25 s a move (400 games) and +7 +- 68
-    # at 0.5 s (100).
+    # 4 discs: where the shipped evaluation's value best predicts the exact outcome
+    # (research/evaluation/capacity.py), and the value that won its matches against 8
+    # (CHANGELOG, 0.3.0).
     eval_scale: float = _setting(
         4.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
     minimax_weight: float = _setting(

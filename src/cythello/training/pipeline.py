@@ -77,7 +77,7 @@ PRESETS: Dict[str, Config] = {
                    temperature_moves=4, games_per_shard=4, calibration=300),
     # A few minutes on 2 cores: a usable, weaker evaluation.
     "small": Config(games=1500, iterations=200, rounds=1, games_per_shard=50),
-    # What cythello ships (see the README for the time it takes): PUCT self-play guided
+    # What cythello ships (its time: docs/tutorials/evaluation.md): PUCT self-play guided
     # by 0.2.0's evaluation (give its file as start_weights), then a second round guided
     # by the first round's weights, fitted to the positions of both (--rounds 1 gives the
     # file of 0.3.0's first release).
