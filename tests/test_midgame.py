@@ -225,3 +225,13 @@ def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():
     assert off.search(board).stop_reason != "exact"
     assert cy.make_player("alphabeta:time=1,endgame_by_time=false").settings.endgame_by_time \
         is False
+
+
+def test_the_alphabeta_player_plays_from_its_book():
+    player = cy.make_player("alphabeta:time=0.2,book=default,book_variety=1,seed=3")
+    result = player.search(Board())
+    assert result.stop_reason == "book" and result.best_move in Board().legal_moves
+    assert len(result.moves) >= 2 and all(m.value is not None for m in result.moves)
+    searched = player.search(Board(), book=False)
+    assert searched.stop_reason != "book" and searched.depth >= 1
+    assert cy.make_player("alphabeta:time=0.2,book=none").book is None

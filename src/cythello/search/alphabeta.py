@@ -24,13 +24,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Optional, Set
 
-from ..book.store import Book, draw_book_move, load_book
+from ..book.store import Book, load_book
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..eval._patterns import PatternWeights
 from . import _interruptible
 from ._endgame import Solver
 from ._midgame import MidgameSearch
+from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds
 from .limits import Limit, PlayResult, call_limits, play_result
@@ -376,18 +377,8 @@ class AlphaBetaPlayer:
 
     def _book_move(self, board: Board) -> Optional[SearchResult]:
         """The opening book's answer for ``board``, or None outside the book."""
-        start = time.monotonic()
-        known = self.book.moves(board) if self.book is not None else []
-        if not known:
-            return None
-        choice = draw_book_move(known, self.settings.book_variety, self._book_rng)
-        moves = [MoveStats.valued(m.move, m.value, VALUE_SCALE) for m in known]
-        chosen = next(s for s in moves if s.move == choice.move)
-        return SearchResult(
-            best_move=choice.move, iterations=0, root_visits=0, nodes=0,
-            elapsed=time.monotonic() - start, win_rate=chosen.win_rate,
-            principal_variation=[choice.move], moves=moves, stop_reason=StopReason.BOOK,
-            value=chosen.value)
+        return book_result(self.book, board, self.settings.book_variety, self._book_rng,
+                           VALUE_SCALE)
 
 
 def _ponder_loop(search: MidgameSearch, end: threading.Event, inside: Set[int]) -> None:

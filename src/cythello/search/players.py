@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Protocol
 
-from ..book.store import Book, draw_book_move
+from ..book.store import Book
 from ..core._board import Board
 from ..errors import InvalidBoardError
 from ..eval._patterns import PatternWeights
@@ -22,6 +22,7 @@ from ._endgame import Solver
 from ._mcts import NODE_BYTES, SearchTree
 from ._rollout import random_seed
 from .alphabeta import AlphaBetaPlayer  # its own module; importable from here as before
+from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .limits import Limit, PlayResult, call_limits, play_result
@@ -486,18 +487,9 @@ class MCTSPlayer:
         """The opening book's answer for ``board``, or None outside the book."""
         if not isinstance(board, Board):
             raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
-        start = time.monotonic()
-        known = self.book.moves(board) if self.book is not None else []
-        if not known:
-            return None
-        choice = draw_book_move(known, self.settings.book_variety, self._book_rng)
-        moves = [MoveStats.valued(m.move, m.value, self.settings.eval_scale) for m in known]
-        chosen = next(s for s in moves if s.move == choice.move)
-        return SearchResult(
-            best_move=choice.move, iterations=0, root_visits=0, nodes=0,
-            elapsed=time.monotonic() - start, win_rate=chosen.win_rate,
-            principal_variation=[choice.move], moves=moves, stop_reason=StopReason.BOOK,
-            threads=self.settings.threads, value=chosen.value)
+        s = self.settings
+        return book_result(self.book, board, s.book_variety, self._book_rng, s.eval_scale,
+                           s.threads)
 
     def _unsettled(self) -> bool:
         """Whether the search has not made up its mind: the two most visited root moves
