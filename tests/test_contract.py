@@ -265,3 +265,17 @@ def test_every_player_plays_within_one_limit_object(kind):
     for bad in (dict(time=0), dict(iterations=0), dict(depth=61)):
         with pytest.raises(SettingsError):
             cy.Limit(**bad)
+
+
+def test_every_player_plays_from_its_book(kind):
+    player = make(kind, budget=100, seed=6, book="default", book_variety=2.0)
+    opening = Board.from_transcript("f5")
+    first = [player.search(opening).best_move for _ in range(6)]
+    result = player.search(opening)
+    assert result.stop_reason == "book" and result.best_move in opening.legal_moves
+    assert len(result.moves) >= 2 and all(m.value is not None for m in result.moves)
+    assert player.search(opening, book=False).stop_reason != "book"
+    player.reset()                          # a new game: the same seeded draws again
+    assert [player.search(opening).best_move for _ in range(6)] == first
+    assert player.search(MIDGAME).stop_reason != "book"          # out of the book
+    assert make(kind, budget=50).book is None

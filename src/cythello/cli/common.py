@@ -144,8 +144,7 @@ def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
 
 # Options of the UCT search that PUCT does not have (--search puct refuses them).
 _UCT_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
-             ("parallel", "--parallel"), ("book", "--book"),
-             ("book_variety", "--book-variety"))
+             ("parallel", "--parallel"))
 
 
 def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
@@ -172,6 +171,10 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["max_nodes"] = args.max_nodes
     if getattr(args, "threads", None) is not None:
         settings["threads"] = args.threads
+    if args.book is not None:
+        settings["book"] = None if args.book.lower() == "none" else args.book
+    if args.book_variety is not None:
+        settings["book_variety"] = args.book_variety
     return PUCTPlayer(PatternEvaluator(), **settings)
 
 

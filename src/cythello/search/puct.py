@@ -11,6 +11,7 @@ sharing one batch, see :func:`cythello.selfplay.generate` with ``evaluator=``.
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -18,18 +19,21 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Optional,
 
 import numpy as np
 
+from ..book.store import Book, load_book
 from ..core._board import Board
 from ..errors import InvalidBoardError, SettingsError
 from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._endgame import Solver
 from ._puct import PuctForest
+from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .limits import Limit, PlayResult, call_limits, play_result
 from .players import MIN_PROGRESS_INTERVAL
 from .results import MoveStats, SearchResult
 from .settings import (
+    _BOOK,
     _FLAG,
     _SECONDS,
     _SEED,
@@ -60,6 +64,7 @@ NATIVE_CHUNK = 256
 SHARED_CHUNK = 0.02
 MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 DEFAULT_SIMULATIONS = 800          # a search's budget when nothing limits it
+BOOK_VALUE_SCALE = 8.0             # discs a logistic unit, from a book value to a win rate
 
 
 @renamed_settings
@@ -115,6 +120,11 @@ class PUCTSettings(SettingsType):
                                    "(None: fresh)", optional=True)
     progress_interval: float = _setting(0.25, _SECONDS, "seconds between a search's "
                                         "on_progress reports")
+    book: Any = _setting(None, _BOOK, "the opening book a player plays from without "
+                         "searching: 'default', a book file or a Book (None: no book)",
+                         optional=True)
+    book_variety: float = _setting(0.0, _number(0, 64), "discs: a book move is drawn among "
+                                   "those within this of the best (0: the best)")
 
     KIND: ClassVar[str] = "PUCT"
     RENAMED: ClassVar[Dict[str, str]] = {"simulations": "iterations"}
@@ -233,9 +243,8 @@ class PUCTPlayer:
     that raises leaves the player usable (its exception goes on unchanged); a wrong answer
     raises :class:`~cythello.errors.EvaluatorError`.  The player serves the NBoard and GTP
     engines as :class:`~cythello.MCTSPlayer` does (per-search limits, a game clock,
-    ``stop`` from another thread, pondering); it has no opening book."""
-
-    book = None        # the engines ask: PUCT plays every move by searching
+    ``stop`` from another thread, pondering) and plays from an opening book when its
+    settings name one (``book="default"``)."""
 
     def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
                  **options: Any) -> None:
@@ -251,6 +260,8 @@ class PUCTPlayer:
             raise SettingsError(f"threads={self.settings.threads} needs the shipped "
                                 "PatternEvaluator, which the threads call in C; a network "
                                 "called from Python spreads its search with batch_size")
+        self.book: Optional[Book] = load_book(self.settings.book)
+        self._book_rng = random.Random(self.settings.seed)
         self._forest = self.settings.forest(1)
         self._rng = np.random.default_rng(self.settings.seed)
         self._root: Optional[Board] = None      # the position the tree's root holds
@@ -278,6 +289,7 @@ class PUCTPlayer:
         another thread it waits for the search to return (:mod:`~cythello.search.turns`)."""
         with self._turns.turn("reset()"):
             self._root = None
+            self._book_rng = random.Random(self.settings.seed)
 
     def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
         """Search ``board`` within ``limit`` (the settings' limits without one): the move,
@@ -358,8 +370,8 @@ class PUCTPlayer:
         ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops` read
         earlier) a :meth:`stop` that came since ends this search at once.
         ``on_progress(snapshot)`` is called about every ``progress_interval`` seconds
-        while the tree grows.  ``book`` is :class:`MCTSPlayer`'s (a PUCT player has no
-        opening book, so it changes nothing).  ``limit`` (a :class:`~cythello.Limit`)
+        while the tree grows.  In a position of the player's opening book the answer is a
+        book move, at once (``book=False`` searches anyway).  ``limit`` (a :class:`~cythello.Limit`)
         gives the simulations, time and clock in one object instead."""
         iterations, time_limit, clock, _ = call_limits(limit, iterations, time_limit, clock,
                                                        depth_allowed=False)
@@ -383,6 +395,11 @@ class PUCTPlayer:
         with self._turns.turn("search()"):
             self._stop = stops_seen is not None and stops_seen != self._stops
             self._solver.clear_stop()
+            if book and self.book is not None:
+                played = book_result(self.book, board, self.settings.book_variety,
+                                     self._book_rng, BOOK_VALUE_SCALE, self.settings.threads)
+                if played is not None:
+                    return played
             try:
                 return self._search(board, budget, seconds, solve, on_progress)
             finally:
