@@ -171,10 +171,11 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["max_nodes"] = args.max_nodes
     if getattr(args, "threads", None) is not None:
         settings["threads"] = args.threads
-    if args.book is not None:
-        settings["book"] = None if args.book.lower() == "none" else args.book
-    if args.book_variety is not None:
-        settings["book_variety"] = args.book_variety
+    book, variety = getattr(args, "book", None), getattr(args, "book_variety", None)
+    if book is not None:
+        settings["book"] = None if book.lower() == "none" else book
+    if variety is not None:
+        settings["book_variety"] = variety
     return PUCTPlayer(PatternEvaluator(), **settings)
 
 
