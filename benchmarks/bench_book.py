@@ -18,7 +18,7 @@ import time
 from cythello import Board
 from cythello.book import Book, default_book
 from cythello.eval.weights import default_weights
-from cythello.search._midgame import search
+from cythello.search.internals import midgame_search as search
 
 
 def main() -> int:

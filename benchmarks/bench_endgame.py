@@ -25,7 +25,7 @@ from pathlib import Path
 from _reference import reference
 
 import cythello as cy
-from cythello.search._endgame import SOLVER_BUILD, Solver
+from cythello.search.internals import SOLVER_BUILD, Solver
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"

@@ -16,8 +16,8 @@ import numpy as np
 
 import cythello as cy
 from cythello.eval import load_weights, patterns
-from cythello.eval._patterns import EVAL_BUILD
 from cythello.records.obf import read_obf
+from cythello.search.internals import EVAL_BUILD
 from cythello.training.calibrate import consistency
 
 HELDOUT = Path(__file__).resolve().parent / "data" / "heldout.txt"

@@ -27,7 +27,8 @@ import _reference
 
 import cythello as cy
 from cythello.eval.weights import default_weights
-from cythello.search._midgame import deepen, reference_search, search
+from cythello.search.internals import deepen, reference_search
+from cythello.search.internals import midgame_search as search
 
 DATA = Path(__file__).with_name("data") / "midgame-30-44.txt"
 

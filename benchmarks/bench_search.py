@@ -26,7 +26,12 @@ from bench_threads import scaling
 import cythello as cy
 from cythello.eval import default_weights
 from cythello.nn import PatternEvaluator
-from cythello.search._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree
+from cythello.search.internals import (
+    AMAF_BYTES_PER_NODE,
+    NODE_BYTES,
+    TABLE_BYTES_PER_NODE,
+    SearchTree,
+)
 from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import cythello as cy
 from cythello.players import make_player
-from cythello.search._endgame import Solver
+from cythello.search.internals import Solver
 
 DEEP = Path(__file__).resolve().parent / "data" / "heldout-puct-deep.txt"
 

@@ -23,7 +23,7 @@ from _reference import core_round_trip_ns
 
 import cythello as cy
 from cythello.nn import PatternEvaluator
-from cythello.search._mcts import SearchTree, _shared_tuning
+from cythello.search.internals import SearchTree, shared_tree_tuning
 from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
@@ -119,7 +119,7 @@ def sweep(threads, seconds, base, rows):
         for hot in (32, 128, 512, 2048):
             for flush in (16, 64, 256):
                 for own in (True, False):
-                    _shared_tuning(hot, flush, own)
+                    shared_tree_tuning(hot, flush, own)
                     r = rate(1, threads, seconds)
                     rows.append({"table": "sweep", "threads": threads, "hot": hot,
                                  "flush": flush, "own": own, **r})
@@ -127,7 +127,7 @@ def sweep(threads, seconds, base, rows):
                           f"{r['it_s']:>13,.0f}{r['it_s'] / base:>9.2f}x"
                           f"{r['top_share']:>10.0%}", flush=True)
     finally:
-        _shared_tuning()
+        shared_tree_tuning()
 
 
 def main():

@@ -27,8 +27,8 @@ import time
 import cythello as cy
 from cythello.match import random_openings, run_match
 from cythello.players import make_player
-from cythello.search._mcts import _shared_tuning
 from cythello.search.clock import parse_clock
+from cythello.search.internals import shared_tree_tuning
 
 # cythello 0.1.0's expert preset, kept here as the fixed baseline.
 OLD_EXPERT = {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
@@ -86,11 +86,11 @@ class Batched:
         self.player.reset()
 
     def choose_move(self, board):
-        _shared_tuning(*self.tuning)
+        shared_tree_tuning(*self.tuning)
         try:
             return self.player.choose_move(board)
         finally:
-            _shared_tuning()
+            shared_tree_tuning()
 
 
 def player(spec, seed, move_time, clock=None):

@@ -34,7 +34,7 @@ import numpy as np
 
 import cythello as cy
 from cythello import selfplay
-from cythello.search._endgame import Solver
+from cythello.search.internals import Solver
 from cythello.training.data import empties_of, side_to_move
 
 OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "heldout.txt"

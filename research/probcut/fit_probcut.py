@@ -56,7 +56,8 @@ def scores_of(line: str) -> list:
     """The board, its empties and the full-width scores at depths 0..min(DEEPEST, e)."""
     import cythello as cy
     from cythello.eval.weights import default_weights
-    from cythello.search._midgame import deepen, search
+    from cythello.search.internals import deepen
+    from cythello.search.internals import midgame_search as search
     board = cy.Board(line)
     weights = default_weights()
     deepest = min(DEEPEST, board.empties())
