@@ -39,10 +39,10 @@ from _evaldata import (
     puct_selfplay,
 )
 
-from cythello.core._board import Board
-from cythello.core._stability import stable_squares
+from cythello import Board
 from cythello.eval import load_weights, patterns
 from cythello.eval.patterns import Pattern
+from cythello.search.internals import stable_squares
 from cythello.search.settings import SearchSettings
 from cythello.training.data import empties_of, off_path, unique_positions
 from cythello.training.fit import fit_stage, packed_features, predict

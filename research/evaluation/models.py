@@ -41,7 +41,7 @@ from _evaldata import (
     pattern_columns,
 )
 
-from cythello.core._board import Board
+from cythello import Board
 from cythello.eval import patterns
 from cythello.eval.patterns import Pattern
 from cythello.eval.weights import DEFAULT_PATH, read_weights

@@ -6,7 +6,8 @@ public API: names here may change between releases without notice; a program sho
 - the UCT tree and its node sizes: :class:`SearchTree`, :data:`NODE_BYTES`,
   :data:`AMAF_BYTES_PER_NODE`, :data:`TABLE_BYTES_PER_NODE`;
 - the exact solver and its build: :class:`Solver`, :data:`SOLVER_BUILD`;
-- the evaluation's build: :data:`EVAL_BUILD`;
+- the evaluation's build: :data:`EVAL_BUILD`; the stable discs of a position
+  (:func:`stable_squares`, a feature the evaluation studies try);
 - the midgame search's functions: :func:`midgame_search` (one depth), :func:`deepen`
   (by time), :func:`reference_search` (the plain alpha-beta yardstick);
 - :func:`shared_tree_tuning`: how a shared UCT tree batches its threads' updates.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ..core._stability import stable_squares
 from ..eval._patterns import EVAL_BUILD
 from ._endgame import SOLVER_BUILD, Solver
 from ._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree, _shared_tuning
@@ -23,7 +25,7 @@ from ._midgame import search as midgame_search
 
 __all__ = ["SearchTree", "NODE_BYTES", "AMAF_BYTES_PER_NODE", "TABLE_BYTES_PER_NODE",
            "Solver", "SOLVER_BUILD", "EVAL_BUILD", "midgame_search", "deepen",
-           "reference_search", "shared_tree_tuning"]
+           "reference_search", "shared_tree_tuning", "stable_squares"]
 
 
 def shared_tree_tuning(hot: Optional[int] = None, flush: Optional[int] = None,
