@@ -11,7 +11,8 @@ from ..core._board import Board
 from ..records.ggf import read_ggf
 from ..records.svg import board_svg, evaluation_graph_svg
 from ..search.analysis import analyse_game, black_view, with_exact_scores
-from ..search.players import EnginePlayer, SearchResult
+from ..search.engine import EnginePlayer
+from ..search.players import SearchResult
 from ..squares import COLOR_NAMES, square_name
 from .common import (
     add_position,

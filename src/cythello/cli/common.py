@@ -11,7 +11,8 @@ from .._files import write_atomic
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
-from ..search.players import PRESETS, EnginePlayer, MCTSPlayer
+from ..search.engine import EnginePlayer
+from ..search.players import PRESETS, MCTSPlayer
 
 if TYPE_CHECKING:
     from ..search.puct import PUCTPlayer

@@ -11,7 +11,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 from ..records.ggf import GgfGame, write_ggf
 from ..search.clock import Clock, parse_clock
-from ..search.players import EnginePlayer
+from ..search.engine import EnginePlayer
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
 from .common import (
     add_position,

@@ -26,7 +26,8 @@ from typing import IO, Callable, List, Optional
 from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
 from ..search.clock import Clock, parse_ggf_clock
-from ..search.players import EnginePlayer, MCTSPlayer, MoveStats, SearchResult
+from ..search.engine import EnginePlayer
+from ..search.players import MCTSPlayer, MoveStats, SearchResult
 from ..search.states import StopReason
 from ..squares import PASS, record_move
 from ._io import MAX_LINE, ascii_line, command_lines

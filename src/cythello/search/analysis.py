@@ -9,7 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..core._board import Board
 from ..squares import COLOR_NAMES, PASS, square_name
 from .endgame import SolveAborted, solve_moves
-from .players import EnginePlayer
+from .engine import EnginePlayer
 from .results import MoveStats, SearchResult
 
 __all__ = ["MoveReview", "analyse_game", "black_view", "with_exact_scores"]

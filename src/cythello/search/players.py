@@ -25,6 +25,7 @@ from .alphabeta import AlphaBetaPlayer  # its own module; importable from here a
 from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
+from .engine import EnginePlayer  # noqa: F401  (its home: search/engine.py)
 from .limits import Limit, PlayResult, call_limits, play_result
 from .presets import CLASSIC, PRESETS
 from .results import (
@@ -59,52 +60,6 @@ class Player(Protocol):
 
     def choose_move(self, board: Board) -> int:
         """The move to play on ``board``: a square 0-63 or ``PASS``."""
-        ...
-
-
-class EnginePlayer(Protocol):
-    """What the NBoard and GTP engines, ``cythello play`` and ``analyse`` ask of a player
-    (:class:`MCTSPlayer`, or :class:`~cythello.search.puct.PUCTPlayer`): searches with
-    limits for one search, a game clock and a stop from another thread, pondering, its
-    opening book, a move within its own limits, and a new game."""
-
-    @property
-    def book(self) -> Optional[Book]:
-        """The opening book it plays from (None: none)."""
-        ...
-
-    @property
-    def stops(self) -> int:
-        """How many times :meth:`stop` was called."""
-        ...
-
-    def search(self, board: Board, iterations: Optional[int] = None,
-               time_limit: Optional[float] = None, *, clock: Optional[Clock] = None,
-               solve: bool = True, stops_seen: Optional[int] = None,
-               on_progress: Optional[Callable[[SearchResult], None]] = None,
-               book: bool = True) -> SearchResult:
-        """Search ``board`` within these limits (or the player's own), reporting progress
-        to ``on_progress``; ``book=False`` searches a position of its book too."""
-        ...
-
-    def stop(self) -> None:
-        """End the running search (and pondering) soon, from another thread."""
-        ...
-
-    def ponder(self, board: Board) -> None:
-        """Search ``board`` in the background until the next search."""
-        ...
-
-    def stop_pondering(self) -> None:
-        """End pondering and wait for it."""
-        ...
-
-    def choose_move(self, board: Board) -> int:
-        """The move to play on ``board`` within the player's own limits."""
-        ...
-
-    def reset(self) -> None:
-        """Forget the game (its tree and pondering): the next position is unrelated."""
         ...
 
 
