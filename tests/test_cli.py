@@ -151,7 +151,7 @@ def test_analyse_with_alphabeta():
     assert out.returncode == 0, out.stderr
     summary = next(l for l in out.stdout.splitlines() if l.startswith("depth "))
     assert "@87%" in summary and "nodes in" in summary
-    assert "pv: " in out.stdout and "about" in out.stdout
+    assert "pv: " in out.stdout and "score " in out.stdout and "(alpha-beta, depth " in out.stdout
     nodes = run_cli(["analyse", "f5d6c3d3c4", "--search", "alphabeta", "--iterations",
                      "20000", "--json"])
     assert nodes.returncode == 0, nodes.stderr
@@ -204,7 +204,7 @@ def test_play_against_puct_with_pondering_and_a_clock():
                    "--ponder", "--clock", "0:30", "--threads", "2"], script)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("cythello plays") == 3 and "hint:" in out.stdout
-    assert "discs)" in out.stdout.split("hint:", 1)[1].splitlines()[0]
+    assert "discs from it)" in out.stdout.split("hint:", 1)[1].splitlines()[0]   # PUCT: from its win rate
     assert "took back" in out.stdout and "not legal" not in out.stdout
     assert "left)" in out.stdout
     bad = run_cli(["play", "--search", "puct", "--parallel", "root"], "")

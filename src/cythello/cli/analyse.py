@@ -33,15 +33,22 @@ ANALYSE_SECONDS = 2.0          # the default search of one position: the expert,
 def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
     """A search result as the board, a summary and the per-move table."""
     lines = [str(board), ""]
+    # Each number says where it comes from: a win rate is the tree search's mean reward,
+    # discs are the evaluation's minimax (or the alpha-beta score, or the exact score);
+    # PUCT's discs are its win rate read through the logistic.
+    side = COLOR_NAMES[board.turn]
     proof = f", proven {result.proof}" if result.proof else ""
     if result.exact_score is not None:
         proof = f", exact score {result.exact_score:+d}"
+    elif result.depth is not None and result.value is not None:
+        proof += f", score {result.value:+.1f} discs (alpha-beta, depth {result.depth_text})"
     elif result.value is not None:
-        proof += f", about {result.value:+.1f} discs"
+        proof += f"; the evaluation's minimax: about {result.value:+.1f} discs"
     elif result.discs is not None and not result.proof:     # from the win rate (PUCT)
-        proof += f", about {result.discs:+.1f} discs"
-    lines.append(f"best move: {result.best_move_name}   win rate {result.win_rate:.3f}"
-                 f" for {COLOR_NAMES[board.turn]}{proof}")
+        proof += f", about {result.discs:+.1f} discs (from the win rate)"
+    rate = "win rate" if result.depth is None else "win rate (from the score)"
+    lines.append(f"best move: {result.best_move_name}   {rate} {result.win_rate:.3f}"
+                 f" for {side}{proof}")
     if result.exact_score is not None:
         lines.append(f"solved exactly: {result.nodes:,} nodes in {result.elapsed:.2f} s")
     elif result.depth is not None:                 # an alpha-beta search

@@ -103,9 +103,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 say(_move_list(board))
             elif word == "hint":
                 result = engine.search(board)
-                discs = result.discs                # PUCT's too: from its win rate
-                value = f", about {discs:+.1f} discs" if discs is not None else ""
-                say(f"hint: {result.best_move_name} (win rate {result.win_rate:.2f}{value})")
+                say(f"hint: {result.best_move_name} ({hint_values(result)})")
             elif word == "save":
                 path = text.split(" ", 1)[1].strip() if " " in text else ""
                 if not path:
@@ -201,3 +199,22 @@ def add_parser(sub: Any) -> None:
                    help="the engine thinks on your time too (its next search starts from "
                         "what it found)")
     p.set_defaults(func=cmd_play)
+
+
+def hint_values(result: Any) -> str:
+    """A hint's numbers, each with its source: the exact score; an alpha-beta score; the
+    tree search's win rate and the evaluation's minimax (which may disagree: the one is a
+    mean over the search, the other the best line's value); PUCT's discs from its win
+    rate."""
+    if result.exact_score is not None:
+        return f"exact score {result.exact_score:+d}"
+    if result.stop_reason == "book" and result.value is not None:
+        return f"the opening book's value {result.value:+.1f} discs"
+    if result.depth is not None and result.value is not None:
+        return f"score {result.value:+.1f} discs at depth {result.depth_text}"
+    text = f"win rate {result.win_rate:.2f}"
+    if result.value is not None:
+        return text + f", evaluation about {result.value:+.1f} discs"
+    if result.discs is not None:
+        return text + f", about {result.discs:+.1f} discs from it"
+    return text
