@@ -279,3 +279,19 @@ def test_every_player_plays_from_its_book(kind):
     assert [player.search(opening).best_move for _ in range(6)] == first
     assert player.search(MIDGAME).stop_reason != "book"          # out of the book
     assert make(kind, budget=50).book is None
+
+
+def test_a_clock_gives_the_time_and_a_level_keeps_its_cap(kind):
+    # One rule for every player (limits.search_budget): the clock gives the time, never
+    # more than is left; an iteration cap in the settings (a level's) still holds.
+    from cythello.search.clock import Clock
+    capped = (cy.AlphaBetaPlayer(nodes=3000, probcut=1.5) if kind == "alphabeta"
+              else make(kind, budget=60, seed=1))
+    result = capped.search(MIDGAME, clock=Clock(time_left=600.0))
+    assert result.stop_reason in ("iterations", "depth") and result.elapsed < 30
+    free = make(kind, seed=1)
+    clock = Clock(time_left=2.0)
+    allowed = clock.budget(MIDGAME.empties())
+    timed = free.search(MIDGAME, clock=clock)
+    assert timed.elapsed <= allowed + 0.5
+    assert free.search(MIDGAME, time_limit=0.05, clock=clock).elapsed <= 2.0

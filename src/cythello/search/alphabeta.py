@@ -34,7 +34,7 @@ from ._midgame import MidgameSearch
 from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds
-from .limits import Limit, PlayResult, call_limits, play_result
+from .limits import Limit, PlayResult, call_limits, play_result, search_budget
 from .results import MoveStats, SearchResult
 from .settings import (
     _BOOK,
@@ -246,17 +246,12 @@ class AlphaBetaPlayer:
                                                            MAX_ITERATIONS)
         seconds = None if time_limit is None else check_time(time_limit)
         depth = self.settings.max_depth
-        if nodes is None and seconds is None:
-            seconds, nodes = self.settings.time_limit, self.settings.nodes
-        elif self.settings.depth is None:
+        if self.settings.depth is None and (nodes is not None or seconds is not None
+                                            or clock is not None):
             depth = MAX_ALPHABETA_DEPTH          # the call's limits bound it instead
-        if clock is not None:
-            if not isinstance(clock, Clock):
-                raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-            left = clock.budget(board.empties())
-            seconds = left if seconds is None else min(seconds, left)
-            if self.settings.depth is None:
-                depth = MAX_ALPHABETA_DEPTH
+        own = (self.settings.nodes, self.settings.time_limit)
+        nodes, seconds = search_budget(own, self.settings.nodes, nodes, seconds, clock,
+                                       board.empties())
         if depth_cap is not None:
             depth = depth_cap
             if iterations is None and time_limit is None and clock is None:

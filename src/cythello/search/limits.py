@@ -15,7 +15,7 @@ from .clock import Clock
 from .results import SearchResult
 from .settings import MAX_ITERATIONS, check_int, check_time
 
-__all__ = ["Limit", "PlayResult", "call_limits", "play_result"]
+__all__ = ["Limit", "PlayResult", "call_limits", "play_result", "search_budget"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,25 @@ def call_limits(limit: Optional[Limit], iterations: Optional[int],
         raise SettingsError("a tree search has no depth limit: give it time or iterations "
                             "(Limit.depth is for the alpha-beta search and external engines)")
     return limit.iterations, limit.time, limit.clock, limit.depth
+
+
+def search_budget(own: Tuple[Optional[int], Optional[float]], cap: Optional[int],
+                  iterations: Optional[int], time_limit: Optional[float],
+                  clock: Optional[Clock], empties: int) -> Tuple[Optional[int], Optional[float]]:
+    """One search's ``(iterations, seconds)``, by the same rule for every player: the
+    call's limits replace the player's ``own``; a game ``clock`` gives the time from what
+    is left for a position of ``empties`` (never more than the call's time), and then the
+    player's iteration ``cap`` (a level's) still holds unless the call gave limits."""
+    if clock is not None:
+        if not isinstance(clock, Clock):
+            raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
+        left = clock.budget(empties)
+        if iterations is None and time_limit is None:
+            iterations = cap
+        return iterations, left if time_limit is None else min(time_limit, left)
+    if iterations is None and time_limit is None:
+        return own
+    return iterations, time_limit
 
 
 def play_result(result: SearchResult) -> PlayResult:

@@ -26,7 +26,7 @@ from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .engine import EnginePlayer  # noqa: F401  (its home: search/engine.py)
-from .limits import Limit, PlayResult, call_limits, play_result
+from .limits import Limit, PlayResult, call_limits, play_result, search_budget
 from .presets import CLASSIC, PRESETS
 from .results import (
     MoveStats,
@@ -330,14 +330,12 @@ class MCTSPlayer:
                                                        depth_allowed=False)
         extra = 0.0
         if clock is not None:
-            if not isinstance(clock, Clock):
-                raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
             if not isinstance(board, Board):
                 raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
-            budget = clock.budget(board.empties())
-            if iterations is None and time_limit is None:
-                iterations = self.settings.iterations     # a level's cap stays (or none)
-            time_limit = budget if time_limit is None else min(time_limit, budget)
+            iterations, time_limit = search_budget(
+                self.settings.limits, self.settings.iterations, iterations, time_limit,
+                clock, board.empties())
+            assert time_limit is not None
             extra = clock.extension(time_limit, self.settings.time_extension)
         with self._turns.turn("search()"):
             if book and self.book is not None:

@@ -29,7 +29,7 @@ from ._puct import PuctForest
 from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
-from .limits import Limit, PlayResult, call_limits, play_result
+from .limits import Limit, PlayResult, call_limits, play_result, search_budget
 from .players import MIN_PROGRESS_INTERVAL
 from .results import MoveStats, SearchResult
 from .settings import (
@@ -383,15 +383,12 @@ class PUCTPlayer:
             raise InvalidBoardError("the game is over: there is no move to search")
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-        # The call's limits (checked by PUCTSettings) replace the settings' limits.
-        limits = PUCTSettings(iterations=iterations, time_limit=time_limit) \
-            if iterations is not None or time_limit is not None else self.settings
-        budget, seconds = limits.limits
-        if clock is not None:
-            # As MCTSPlayer: the clock gives the time; a simulation cap (a level's) stays.
-            left = clock.budget(board.empties())
-            budget = limits.iterations
-            seconds = left if time_limit is None else min(time_limit, left)
+        # The call's limits (checked by PUCTSettings) replace the settings' limits; a
+        # clock gives the time (search_budget: every player's rule).
+        if iterations is not None or time_limit is not None:
+            PUCTSettings(iterations=iterations, time_limit=time_limit)
+        budget, seconds = search_budget(self.settings.limits, self.settings.iterations,
+                                        iterations, time_limit, clock, board.empties())
         with self._turns.turn("search()"):
             self._stop = stops_seen is not None and stops_seen != self._stops
             self._solver.clear_stop()
