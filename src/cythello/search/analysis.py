@@ -69,6 +69,18 @@ def analyse_game(start: Board, moves: Sequence[int], player: EnginePlayer,
             review.best_value = values.get(result.best_move,
                                            max(values.values()) if values else None)
             review.value = values.get(move)
+            if review.value is None and result.depth is not None:
+                # An alpha-beta search values its best move only: the move played is
+                # valued by a search of the position it reached, from the other side.
+                after = board.copy(stack=False)
+                after.push(move)
+                if after.is_game_over():
+                    outcome = after.outcome()
+                    assert outcome is not None
+                    review.value = float(outcome.score_for(board.turn))
+                else:
+                    reply = player.search(after, book=False).discs
+                    review.value = None if reply is None else -reply
             review.exact = result.exact_score is not None
             if review.value is not None and review.best_value is not None:
                 review.loss = max(0.0, review.best_value - review.value)
