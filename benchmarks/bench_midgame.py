@@ -10,6 +10,8 @@ cythello's anchors the machine's speed.
     python benchmarks/bench_midgame.py                      # depths 6, 8, 10; 1 s
     python benchmarks/bench_midgame.py --depths 8,10,12 --plain-up-to 8
     python benchmarks/bench_midgame.py --depths 8,10,12,14 --plain-up-to 10 --probcut 1.1,1.5,2
+    python benchmarks/bench_midgame.py --depths 8 --plain-up-to 0 --table-bits 16,18,20 \
+        --probcut 1.5 --seconds 1,4          # the table's size: the depth reached in time
 
 The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
 games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
@@ -27,7 +29,7 @@ import _reference
 
 import cythello as cy
 from cythello.eval.weights import default_weights
-from cythello.search.internals import deepen, reference_search
+from cythello.search.internals import MidgameSearch, deepen, reference_search
 from cythello.search.internals import midgame_search as search
 
 DATA = Path(__file__).with_name("data") / "midgame-30-44.txt"
@@ -66,6 +68,9 @@ def main() -> None:
                     help="Multi-ProbCut t values to time beside the full-width search")
     ap.add_argument("--full-up-to", type=int, default=99,
                     help="the deepest depth the full-width search is timed at")
+    ap.add_argument("--table-bits", default="",
+                    help="table sizes (bits) to compare by the depth reached in --seconds, "
+                         "with the first --probcut (the engine player's search)")
     ap.add_argument("--make-positions", action="store_true")
     args = ap.parse_args()
     if args.make_positions:
@@ -128,6 +133,27 @@ def main() -> None:
                   f"(min {min(depths)}, max {max(depths)}), "
                   f"{statistics.mean(r['nodes'] / r['elapsed'] for r in runs) / 1e6:.2f} Mn/s, "
                   f"longest {max(r['elapsed'] for r in runs):.2f} s", flush=True)
+        for bits in (int(b) for b in args.table_bits.split(",") if b):
+            engine = MidgameSearch(weights, bits)
+            depths = [depth_in(engine, b, seconds, cuts[0] if cuts else None)
+                      for b in boards]
+            print(f"in {seconds:g} s, table of 2^{bits} buckets "
+                  f"({(2 << bits) * 32 >> 20} MB): depth {statistics.mean(depths):.2f} on "
+                  f"average (min {min(depths)}, max {max(depths)})", flush=True)
+
+
+def depth_in(engine, board, seconds, probcut):
+    """The deepest iteration ``engine`` finishes on ``board`` within ``seconds`` (a fresh
+    table date each position: nothing carried over)."""
+    engine.begin(board, probcut)
+    end = time.perf_counter() + seconds
+    depth = 0
+    while depth < 60:
+        left = end - time.perf_counter()
+        if left <= 0 or not engine.iterate(depth + 1, seconds=left):
+            break
+        depth += 1
+    return depth
 
 
 if __name__ == "__main__":

@@ -209,6 +209,16 @@ def test_a_search_run_one_iteration_at_a_time():
         engine.iterate(0)
     with pytest.raises(ValueError):
         engine.iterate(3, seconds=-1)
+    # Any table size gives the same full-width scores (a small one just misses more).
+    small, large = MidgameSearch(WEIGHTS, 10), MidgameSearch(WEIGHTS, 18)
+    for other in (small, large):
+        other.begin(board)
+        assert all(other.iterate(d) for d in range(1, 7))
+        assert other.score == search(board, 6, WEIGHTS)[0]
+    for bad in (9, 25, 16.0, True):
+        with pytest.raises(ValueError, match="table_bits"):
+            MidgameSearch(WEIGHTS, bad)
+    assert cy.AlphaBetaPlayer(table_bits=12, depth=3).search(board).depth == 3
 
 
 def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():

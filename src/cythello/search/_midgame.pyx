@@ -40,7 +40,9 @@ from cythello.eval._patterns import position_arrays
 cdef enum:
     INF = 1 << 20
     MAX_DEPTH = 60
-    TABLE_BITS = 16           # 2 ** 16 buckets of 2 entries: 2 MB a search
+    TABLE_BITS = 16           # 2 ** 16 buckets of 2 entries: 4 MB a search
+    MIN_TABLE_BITS = 10
+    MAX_TABLE_BITS = 24       # 1 GB: a player's table for long analyses
     ORDER_BY_EVAL = 6         # at this depth and deeper, moves are ordered by evaluation
     MOBILITY_WEIGHT = 128       # and by the opponent's replies, at this much each
     ASPIRATION = 2 * EVAL_SCALE
@@ -69,6 +71,7 @@ cdef struct Context:
     eval_fn evaluate
     unsigned long long nodes
     Entry* table              # NULL: no table (reference search)
+    int table_bits            # 2 ** table_bits buckets of 2 entries
     uint8_t date
     double deadline           # 0: none
     const int* stop           # NULL: none
@@ -82,7 +85,7 @@ cdef struct Context:
 
 cdef inline Entry* _bucket(Context* c, uint64_t P, uint64_t O) noexcept nogil:
     cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
-    return &c.table[2 * ((h ^ (h >> 29)) >> (64 - TABLE_BITS))]
+    return &c.table[2 * ((h ^ (h >> 29)) >> (64 - c.table_bits))]
 
 
 cdef inline Entry* _probe(Context* c, uint64_t P, uint64_t O) noexcept nogil:
@@ -446,9 +449,10 @@ cdef uint8_t _spare_date[SPARE_TABLES]
 cdef int _spares = 0
 
 
-cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
-    """Ready ``c`` for a search; with ``table``, a table of its own (:func:`_close` gives
-    it back)."""
+cdef int _open(Context* c, PatternWeights weights, bint table,
+               int table_bits=TABLE_BITS) except -1:
+    """Ready ``c`` for a search; with ``table``, a table of its own of ``table_bits``
+    (:func:`_close` gives it back; the spare ones are of the default size)."""
     global _spares
     c.weights = weights.table
     c.evaluate = evaluator_function()
@@ -461,17 +465,19 @@ cdef int _open(Context* c, PatternWeights weights, bint table) except -1:
     c.shallow = 0
     c.max_nodes = 0
     c.table = NULL
+    c.table_bits = table_bits
     if not table:
         return 0
-    if _spares > 0:
+    if _spares > 0 and table_bits == TABLE_BITS:
         _spares -= 1
         c.table = _spare[_spares]
         c.date = _spare_date[_spares]
         _next_date(c)
     else:
-        c.table = <Entry*>calloc(2 << TABLE_BITS, sizeof(Entry))
+        c.table = <Entry*>calloc(<size_t>2 << table_bits, sizeof(Entry))
         if c.table == NULL:
-            raise MemoryError("no memory for the midgame search's table")
+            raise MemoryError(f"no memory for the midgame search's table "
+                              f"({(2 << table_bits) * sizeof(Entry) >> 20} MB)")
     return 0
 
 
@@ -480,7 +486,7 @@ cdef void _close(Context* c) noexcept:
     global _spares
     if c.table == NULL:
         return
-    if _spares < SPARE_TABLES:
+    if _spares < SPARE_TABLES and c.table_bits == TABLE_BITS:
         _spare[_spares] = c.table
         _spare_date[_spares] = c.date
         _spares += 1
@@ -612,7 +618,7 @@ cdef void _next_date(Context* c) noexcept nogil:
     cdef Py_ssize_t i
     c.date = <uint8_t>(c.date + 1)
     if c.date == 0:
-        for i in range(2 << TABLE_BITS):
+        for i in range(<Py_ssize_t>2 << c.table_bits):
             c.table[i].date = 0
         c.date = 1
 
@@ -621,7 +627,8 @@ cdef class MidgameSearch:
     """An iterative-deepening search run one iteration at a time, for a player that
     reports each depth, stops from another thread and keeps its table between searches.
 
-    :meth:`begin` sets the root (a new date for the table unless ``keep``: a search that
+    Its transposition table has ``2 ** table_bits`` buckets of two 32-byte entries
+    (16: 4 MB; each bit more doubles it).  :meth:`begin` sets the root (a new date for the table unless ``keep``: a search that
     follows pondering on the position before it keeps what pondering found);
     :meth:`iterate` searches the root to one more depth within a deadline and a node
     budget; :meth:`stop` (any thread) ends the iteration under way, and stands until
@@ -634,9 +641,13 @@ cdef class MidgameSearch:
     cdef readonly double score        # its score (discs) and move
     cdef readonly int move
 
-    def __cinit__(self, PatternWeights weights not None):
+    def __cinit__(self, PatternWeights weights not None, table_bits=TABLE_BITS):
+        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
+                not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+            raise ValueError(f"table_bits must be an int from {MIN_TABLE_BITS} to "
+                             f"{MAX_TABLE_BITS}, not {table_bits!r}")
         self.weights = weights
-        _open(&self.c, weights, True)
+        _open(&self.c, weights, True, table_bits)
         self.stop_flag = 0
         self.c.stop = &self.stop_flag
         self.depth, self.score, self.move = 0, 0.0, PASS_MOVE

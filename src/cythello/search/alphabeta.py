@@ -60,6 +60,7 @@ __all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "MAX_ALPHABETA_DEPTH", "MAX_P
 DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth nor time
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
 MAX_PROBCUT = 10.0                 # the midgame search's own limit
+DEFAULT_TABLE_BITS = 16            # 4 MB (see the table size's measurement: docs)
 VALUE_SCALE = 8.0                  # discs a logistic unit, from a score to a win rate
 # An iteration costs a few times the one before it (more with a full-width search): one
 # that cannot finish in the time left is not started, so that a clock keeps that time.
@@ -96,6 +97,9 @@ class AlphaBetaSettings(SettingsType):
                                      "the solver's measured speed")
     eval_weights: Any = _setting("default", _WEIGHTS, "the pattern evaluation: 'default' "
                                  "(the shipped weights), a weights file or PatternWeights")
+    table_bits: int = _setting(DEFAULT_TABLE_BITS, _int(10, 24), "the transposition "
+                               "table: 2 ** table_bits buckets of two 32-byte entries "
+                               "(16: 4 MB; each bit more doubles it)")
     book: Any = _setting(None, _BOOK, "the opening book: 'default', a book file or a Book "
                          "(None: no book)", optional=True)
     book_variety: float = _setting(0.0, _number(0, 64), "discs: a book move is drawn among "
@@ -144,7 +148,7 @@ class AlphaBetaPlayer:
         self.eval_weights: PatternWeights = weights
         self.book: Optional[Book] = load_book(self.settings.book)
         self._book_rng = random.Random(self.settings.seed)
-        self._search = MidgameSearch(weights)
+        self._search = MidgameSearch(weights, self.settings.table_bits)
         self._solver = Solver()
         self._pace = SolverPace()               # the solver's speed, for endgame_by_time
         self._turns = Turns(self._end_pondering)

@@ -9,7 +9,8 @@ public API: names here may change between releases without notice; a program sho
 - the evaluation's build: :data:`EVAL_BUILD`; the stable discs of a position
   (:func:`stable_squares`, a feature the evaluation studies try);
 - the midgame search's functions: :func:`midgame_search` (one depth), :func:`deepen`
-  (by time), :func:`reference_search` (the plain alpha-beta yardstick);
+  (by time), :func:`reference_search` (the plain alpha-beta yardstick), and
+  :class:`MidgameSearch` (one iteration at a time, any table size);
 - :func:`shared_tree_tuning`: how a shared UCT tree batches its threads' updates.
 """
 from __future__ import annotations
@@ -20,12 +21,12 @@ from ..core._stability import stable_squares
 from ..eval._patterns import EVAL_BUILD
 from ._endgame import SOLVER_BUILD, Solver
 from ._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree, _shared_tuning
-from ._midgame import deepen, reference_search
+from ._midgame import MidgameSearch, deepen, reference_search
 from ._midgame import search as midgame_search
 
 __all__ = ["SearchTree", "NODE_BYTES", "AMAF_BYTES_PER_NODE", "TABLE_BYTES_PER_NODE",
            "Solver", "SOLVER_BUILD", "EVAL_BUILD", "midgame_search", "deepen",
-           "reference_search", "shared_tree_tuning", "stable_squares"]
+           "reference_search", "MidgameSearch", "shared_tree_tuning", "stable_squares"]
 
 
 def shared_tree_tuning(hot: Optional[int] = None, flush: Optional[int] = None,
