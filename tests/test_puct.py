@@ -142,7 +142,8 @@ def test_values_are_backed_up_for_the_right_side():
 
 
 def test_pattern_evaluator_matches_the_evaluation():
-    ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0)
+    # search_depth=0: the static evaluation (the default, 1, is tested below with k = 1).
+    ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0, search_depth=0)
     for seed in range(5):
         board = _random_board(seed, 30)
         if board.is_game_over():
@@ -186,6 +187,7 @@ def test_the_searching_evaluator_answers_shallow_search_scores(depth):
     assert v[0] == pytest.approx(math.tanh(search(must_pass, depth, weights)[0] / 16),
                                  abs=1e-5)
     assert "search_depth=2" in repr(PatternEvaluator(search_depth=2))
+    assert PatternEvaluator().search_depth == 1          # the measured default
     again = pickle.loads(pickle.dumps(ev))
     assert again.search_depth == depth
     player = cy.make_player(f"puct:sims=50,search_depth={depth}")

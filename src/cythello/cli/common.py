@@ -98,7 +98,8 @@ def add_search_choice(p: argparse.ArgumentParser) -> None:
     p.add_argument("--search", choices=("uct", "puct", "alphabeta"), default="uct",
                    help="the search: UCT with evaluated leaves (the presets', the "
                         "default), PUCT guided by the same evaluation (its one-ply "
-                        "values as priors), or the classic alpha-beta with Multi-ProbCut "
+                        "values as priors and value), or the classic alpha-beta with "
+                        "Multi-ProbCut "
                         "(its --iterations are nodes); with the preset's limits")
 
 

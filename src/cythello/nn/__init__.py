@@ -8,9 +8,10 @@ and a policy/value evaluator, and reference evaluators.
     >>> cy.PUCTPlayer(net, iterations=200).choose_move(cy.Board())
 
 :func:`uniform_evaluator` knows nothing (equal priors, even values);
-:class:`PatternEvaluator` is the shipped pattern evaluation in C: its value as the value
-and its one-ply values as the prior.  Only numpy is needed; a framework's network is a
-function of the same shape (see ``examples/alphazero.py``).
+:class:`PatternEvaluator` is the shipped pattern evaluation in C: each move's prior from
+the evaluation after it and the value the best of those (``search_depth=1``).  Only
+numpy is needed; a framework's network is a function of the same shape (see
+``examples/alphazero.py``).
 """
 from __future__ import annotations
 

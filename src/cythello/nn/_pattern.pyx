@@ -38,10 +38,14 @@ cdef class PatternEvaluator:
     search's with ``eval_scale=value_scale``; 8 here, 4 in the UCT search, each chosen by
     matches: docs, "How the engine works"); a move's logit is the evaluation after it, for the mover,
     in units of ``prior_scale`` discs (a move ``prior_scale`` discs better has e times the
-    prior).  With ``search_depth`` (0-4), the evaluation after each move is a search of
-    that depth less one, and the value the best of them (see the module)."""
+    prior).  ``search_depth`` (0-4): the value is the depth-``search_depth`` score (the
+    best of the moves' values) and each move's prior a search one ply shallower after it
+    (see the module).  1, the default, evaluates exactly the positions 0 does (each
+    move's) but takes the value from them instead of from the position itself, and won
+    its matches (docs: the strength results); 0 is the static evaluation of the
+    position, as the shipped weights' self-play used."""
 
-    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=0):
+    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=1):
         loaded = load_eval_weights(weights)
         if loaded is None:
             raise SettingsError("PatternEvaluator needs evaluation weights, not None")
@@ -52,9 +56,8 @@ cdef class PatternEvaluator:
         self.search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
 
     def __repr__(self):
-        depth = f", search_depth={self.search_depth}" if self.search_depth else ""
         return (f"PatternEvaluator(value_scale={self.value_scale:g}, "
-                f"prior_scale={self.prior_scale:g}{depth})")
+                f"prior_scale={self.prior_scale:g}, search_depth={self.search_depth})")
 
     def __reduce__(self):
         return (PatternEvaluator, (self._weights, self.value_scale, self.prior_scale,

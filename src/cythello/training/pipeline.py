@@ -98,7 +98,9 @@ def _selfplay_settings(config: Config, round_index: int,
     if config.player == "puct":
         from ..nn import PatternEvaluator
         guide = weights_file if round_index > 0 and weights_file is not None else config.start_weights
-        return {"evaluator": PatternEvaluator(load_weights(guide)), "batch_games": 256,
+        # search_depth=0: the static evaluation's values, as the shipped weights' runs.
+        return {"evaluator": PatternEvaluator(load_weights(guide), search_depth=0),
+                "batch_games": 256,
                 "iterations": config.simulations, "dirichlet_alpha": 0.5,
                 "dirichlet_fraction": 0.25}
     settings: Dict[str, Any] = {"iterations": config.iterations, "rollout": "heuristic",
