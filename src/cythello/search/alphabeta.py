@@ -17,7 +17,6 @@ was (``probability``: Edax's "selectivity", 0.87 for ``probcut=1.5``).
 from __future__ import annotations
 
 import functools
-import math
 import random
 import threading
 import time
@@ -35,7 +34,7 @@ from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds
 from .limits import Limit, PlayResult, call_limits, play_result, search_budget
-from .results import MoveStats, SearchResult
+from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
 from .settings import (
     _BOOK,
     _FLAG,
@@ -61,7 +60,6 @@ DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth n
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
 MAX_PROBCUT = 10.0                 # the midgame search's own limit
 DEFAULT_TABLE_BITS = 16            # 4 MB (see the table size's measurement: docs)
-VALUE_SCALE = 8.0                  # discs a logistic unit, from a score to a win rate
 # An iteration costs a few times the one before it (more with a full-width search): one
 # that cannot finish in the time left is not started, so that a clock keeps that time.
 NEXT_ITERATION_FACTOR = 2.0
@@ -365,7 +363,7 @@ class AlphaBetaPlayer:
     def _result(self, start: float, reason: StopReason) -> SearchResult:
         search = self._search
         score = search.score
-        win_rate = 1.0 / (1.0 + math.exp(-score / VALUE_SCALE))
+        win_rate = win_rate_of(score)
         stats = MoveStats(search.move, 0, win_rate, None, None, score)
         return SearchResult(
             best_move=search.move, iterations=search.nodes, root_visits=0,
@@ -377,7 +375,7 @@ class AlphaBetaPlayer:
     def _book_move(self, board: Board) -> Optional[SearchResult]:
         """The opening book's answer for ``board``, or None outside the book."""
         return book_result(self.book, board, self.settings.book_variety, self._book_rng,
-                           VALUE_SCALE)
+                           DISC_SCALE)
 
 
 def _ponder_loop(search: MidgameSearch, end: threading.Event, inside: Set[int]) -> None:

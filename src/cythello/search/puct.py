@@ -31,7 +31,7 @@ from .clock import Clock
 from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .limits import Limit, PlayResult, call_limits, play_result, search_budget
 from .players import MIN_PROGRESS_INTERVAL
-from .results import MoveStats, SearchResult
+from .results import DISC_SCALE, MoveStats, SearchResult
 from .settings import (
     _BOOK,
     _FLAG,
@@ -64,7 +64,6 @@ NATIVE_CHUNK = 256
 SHARED_CHUNK = 0.02
 MAX_ROOT_VISITS = 0xFFFFFFFF - (1 << 20)
 DEFAULT_SIMULATIONS = 800          # a search's budget when nothing limits it
-BOOK_VALUE_SCALE = 8.0             # discs a logistic unit, from a book value to a win rate
 
 
 @renamed_settings
@@ -394,7 +393,7 @@ class PUCTPlayer:
             self._solver.clear_stop()
             if book and self.book is not None:
                 played = book_result(self.book, board, self.settings.book_variety,
-                                     self._book_rng, BOOK_VALUE_SCALE, self.settings.threads)
+                                     self._book_rng, DISC_SCALE, self.settings.threads)
                 if played is not None:
                     return played
             try:

@@ -11,7 +11,16 @@ from ..squares import PASS, square_name
 from .states import Proof, StopReason
 
 __all__ = ["MoveStats", "SearchResult", "RootMove", "pool_symmetric_moves", "best_move",
-           "overall_reason"]
+           "overall_reason", "DISC_SCALE", "win_rate_of"]
+
+# Discs a unit of the logistic between a disc value and a win rate, wherever one stands for
+# the other (a win rate shown as discs, a book value or an alpha-beta score as a win rate).
+DISC_SCALE = 8.0
+
+
+def win_rate_of(discs: float, scale: float = DISC_SCALE) -> float:
+    """The win rate a value of ``discs`` stands for (the logistic of ``scale`` discs)."""
+    return 1.0 / (1.0 + math.exp(-discs / scale))
 
 
 @dataclass
@@ -45,14 +54,14 @@ class MoveStats:
         if not self.visits:
             return None
         p = min(max(self.win_rate, 1e-6), 1 - 1e-6)
-        return max(-64.0, min(64.0, round(8.0 * math.log(p / (1 - p)), 2)))
+        return max(-64.0, min(64.0, round(DISC_SCALE * math.log(p / (1 - p)), 2)))
 
     @classmethod
-    def valued(cls, move: int, discs: float, scale: float = 8.0) -> "MoveStats":
+    def valued(cls, move: int, discs: float, scale: float = DISC_SCALE) -> "MoveStats":
         """Stats of a move known by its value alone (an opening book's): the win rate is
         the value through the logistic (``scale`` discs a unit) that :attr:`discs`
         inverts."""
-        return cls(move, 0, 1.0 / (1.0 + math.exp(-discs / scale)), None, None, discs)
+        return cls(move, 0, win_rate_of(discs, scale), None, None, discs)
 
     @classmethod
     def exact(cls, move: int, score: int) -> "MoveStats":
