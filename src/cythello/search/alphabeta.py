@@ -32,7 +32,7 @@ from ._endgame import Solver
 from ._midgame import MidgameSearch
 from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result, solve_seconds
+from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
 from .limits import Limit, PlayResult, call_limits, play_result, search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
 from .settings import (
@@ -350,15 +350,14 @@ class AlphaBetaPlayer:
         return self._result(start, reason)
 
     def _solves(self, board: Board, seconds: Optional[float]) -> bool:
-        """Whether a search of ``seconds`` (None: untimed) starts with an exact solve:
-        from ``endgame_empties``, or with ``endgame_by_time`` from as many empties as half
-        the time settles at the solver's pace (the tree searches' rule)."""
-        s, empties = self.settings, board.empties()
-        if empties <= s.endgame_empties:
-            return True
-        if not s.endgame_by_time or seconds is None or empties > MAX_TIMED_SOLVE_EMPTIES:
-            return False
-        return empties <= self._pace.empties_within(solve_seconds(seconds))
+        """Whether a search of ``seconds`` (None: untimed) starts with an exact solve: from
+        ``endgame_empties`` always, and with ``endgame_by_time`` also from as many empties
+        (at most 26) as half the time settles at the solver's pace (the tree searches'
+        rule, :func:`~.endgame_play.starts_with_solve`, with 26 as its most)."""
+        s = self.settings
+        return board.empties() <= s.endgame_empties or (
+            s.endgame_by_time and seconds is not None and starts_with_solve(
+                board, MAX_TIMED_SOLVE_EMPTIES, True, seconds, self._pace))
 
     def _result(self, start: float, reason: StopReason) -> SearchResult:
         search = self._search
