@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional
+from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._files import write_atomic
 from ..core._board import Board
@@ -79,10 +79,9 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         ("iterations", args.iterations), ("time_limit", args.time_limit),
         ("exploration", args.exploration), ("rollout", args.rollout),
         ("threads", args.threads), ("seed", args.seed), ("max_nodes", args.max_nodes),
-        ("parallel", args.parallel), ("book_variety", args.book_variety),
+        ("parallel", args.parallel),
     ) if v is not None}
-    if args.book is not None:
-        overrides["book"] = None if args.book.lower() == "none" else args.book
+    overrides.update(_book_options(args))
     if args.preset is None:
         return MCTSPlayer(**overrides)
     settings: Dict[str, Any] = dict(PRESETS[args.preset])
@@ -91,6 +90,34 @@ def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
         settings.pop("time_limit", None)
     settings.update(overrides)
     return MCTSPlayer(**settings)
+
+
+def _book_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The book settings the command line gives (``--book none``: no book), for any
+    search's player; none when the command has no such options."""
+    out: Dict[str, Any] = {}
+    book, variety = getattr(args, "book", None), getattr(args, "book_variety", None)
+    if book is not None:
+        out["book"] = None if book.lower() == "none" else book
+    if variety is not None:
+        out["book_variety"] = variety
+    return out
+
+
+def _refuse(args: argparse.Namespace, options: Tuple[Tuple[str, str], ...],
+            whose: str) -> None:
+    """A SettingsError naming the given command-line options another search owns."""
+    given = [flag for name, flag in options if getattr(args, name, None) is not None]
+    if given:
+        raise SettingsError(f"{', '.join(given)}: {whose}")
+
+
+def _budget(args: argparse.Namespace, preset: Dict[str, Any], name: str) -> Dict[str, Any]:
+    """The search's budget (``name``: its iterations' setting) and time: the command
+    line's when it gives either, else the preset's."""
+    if args.iterations is not None or args.time_limit is not None:
+        return {name: args.iterations, "time_limit": args.time_limit}
+    return {name: preset.get("iterations"), "time_limit": preset.get("time_limit")}
 
 
 def add_search_choice(p: argparse.ArgumentParser) -> None:
@@ -125,23 +152,11 @@ def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
     limits (its iterations as nodes) and book unless the command line says otherwise; the
     tree searches' own options are refused by name."""
     from ..search.alphabeta import AlphaBetaPlayer
-    given = [flag for name, flag in _TREE_ONLY if getattr(args, name, None) is not None]
-    if given:
-        raise SettingsError(f"{', '.join(given)}: options of the tree searches, not of "
-                            "alpha-beta (--search alphabeta)")
+    _refuse(args, _TREE_ONLY, "options of the tree searches, not of alpha-beta "
+            "(--search alphabeta)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
-    settings: Dict[str, Any] = {"probcut": ENGINE_PROBCUT, "seed": args.seed,
-                                "book": preset.get("book"),
-                                "book_variety": preset.get("book_variety", 0.0)}
-    if args.book is not None:
-        settings["book"] = None if args.book.lower() == "none" else args.book
-    if args.book_variety is not None:
-        settings["book_variety"] = args.book_variety
-    if args.iterations is not None or args.time_limit is not None:
-        settings.update(nodes=args.iterations, time_limit=args.time_limit)
-    else:
-        settings.update(nodes=preset.get("iterations"), time_limit=preset.get("time_limit"))
-    return AlphaBetaPlayer(**settings)
+    return AlphaBetaPlayer(probcut=ENGINE_PROBCUT, seed=args.seed,
+                           **_budget(args, preset, "nodes"), **_book_options(args))
 
 
 # Options of the UCT search that PUCT does not have (--search puct refuses them).
@@ -155,29 +170,17 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     --threads/--seed say otherwise; the UCT search's own options are refused by name."""
     from ..nn import PatternEvaluator
     from ..search.puct import PUCTPlayer
-    given = [flag for name, flag in _UCT_ONLY if getattr(args, name, None) is not None]
-    if given:
-        raise SettingsError(f"{', '.join(given)}: the UCT search's options, not PUCT's "
-                            "(--search puct)")
+    _refuse(args, _UCT_ONLY, "the UCT search's options, not PUCT's (--search puct)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
     settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0),
-                                "endgame_by_time": preset.get("endgame_by_time", False)}
-    if args.iterations is not None or args.time_limit is not None:
-        settings.update(iterations=args.iterations, time_limit=args.time_limit)
-    else:
-        settings.update(iterations=preset.get("iterations"),
-                        time_limit=preset.get("time_limit"))
+                                "endgame_by_time": preset.get("endgame_by_time", False),
+                                **_budget(args, preset, "iterations"), **_book_options(args)}
     if args.seed is not None:
         settings["seed"] = args.seed
     if args.max_nodes is not None:
         settings["max_nodes"] = args.max_nodes
     if getattr(args, "threads", None) is not None:
         settings["threads"] = args.threads
-    book, variety = getattr(args, "book", None), getattr(args, "book_variety", None)
-    if book is not None:
-        settings["book"] = None if book.lower() == "none" else book
-    if variety is not None:
-        settings["book_variety"] = variety
     return PUCTPlayer(PatternEvaluator(), **settings)
 
 
