@@ -47,8 +47,6 @@ from .settings import (
     _number,
     _setting,
     check_fields,
-    check_int,
-    check_time,
     load_eval_weights,
 )
 from .states import StopReason
@@ -244,16 +242,13 @@ class AlphaBetaPlayer:
             raise TypeError("on_progress must be callable")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
-        nodes = None if iterations is None else check_int("iterations", iterations, 1,
-                                                           MAX_ITERATIONS)
-        seconds = None if time_limit is None else check_time(time_limit)
         depth = self.settings.max_depth
-        if self.settings.depth is None and (nodes is not None or seconds is not None
+        if self.settings.depth is None and (iterations is not None or time_limit is not None
                                             or clock is not None):
             depth = MAX_ALPHABETA_DEPTH          # the call's limits bound it instead
         own = (self.settings.nodes, self.settings.time_limit)
-        nodes, seconds = search_budget(own, self.settings.nodes, nodes, seconds, clock,
-                                       board.empties())
+        nodes, seconds = search_budget(own, self.settings.nodes, iterations, time_limit,
+                                       clock, board.empties())
         if depth_cap is not None:
             depth = depth_cap
             if iterations is None and time_limit is None and clock is None:

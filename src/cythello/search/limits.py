@@ -76,9 +76,14 @@ def search_budget(own: Tuple[Optional[int], Optional[float]], cap: Optional[int]
                   iterations: Optional[int], time_limit: Optional[float],
                   clock: Optional[Clock], empties: int) -> Tuple[Optional[int], Optional[float]]:
     """One search's ``(iterations, seconds)``, by the same rule for every player: the
-    call's limits replace the player's ``own``; a game ``clock`` gives the time from what
-    is left for a position of ``empties`` (never more than the call's time), and then the
-    player's iteration ``cap`` (a level's) still holds unless the call gave limits."""
+    call's limits (checked here) replace the player's ``own``; a game ``clock`` gives the
+    time from what is left for a position of ``empties`` (never more than the call's
+    time), and then the player's iteration ``cap`` (a level's) still holds unless the call
+    gave limits."""
+    if iterations is not None:
+        iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
+    if time_limit is not None:
+        time_limit = check_time(time_limit)
     if clock is not None:
         if not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")

@@ -36,7 +36,7 @@ from .results import (
     overall_reason,
     pool_symmetric_moves,
 )
-from .settings import MAX_ITERATIONS, SearchSettings, check_int, check_time
+from .settings import SearchSettings
 from .states import StopReason
 from .turns import PonderJob, Turns
 
@@ -328,13 +328,13 @@ class MCTSPlayer:
         iterations, time and clock in one object instead."""
         iterations, time_limit, clock, _ = call_limits(limit, iterations, time_limit, clock,
                                                        depth_allowed=False)
+        if not isinstance(board, Board):
+            raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
+        iterations, time_limit = search_budget(
+            self.settings.limits, self.settings.iterations, iterations, time_limit, clock,
+            board.empties())
         extra = 0.0
         if clock is not None:
-            if not isinstance(board, Board):
-                raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
-            iterations, time_limit = search_budget(
-                self.settings.limits, self.settings.iterations, iterations, time_limit,
-                clock, board.empties())
             assert time_limit is not None
             extra = clock.extension(time_limit, self.settings.time_extension)
         with self._turns.turn("search()"):
@@ -361,12 +361,6 @@ class MCTSPlayer:
             raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
-        if iterations is None and time_limit is None:
-            iterations, time_limit = self.settings.limits
-        if iterations is not None:
-            iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
-        if time_limit is not None:
-            time_limit = check_time(time_limit)
         on_progress = on_progress or self.on_progress
 
         self._stop.clear()

@@ -382,10 +382,8 @@ class PUCTPlayer:
             raise InvalidBoardError("the game is over: there is no move to search")
         if clock is not None and not isinstance(clock, Clock):
             raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-        # The call's limits (checked by PUCTSettings) replace the settings' limits; a
-        # clock gives the time (search_budget: every player's rule).
-        if iterations is not None or time_limit is not None:
-            PUCTSettings(iterations=iterations, time_limit=time_limit)
+        # The call's limits replace the settings'; a clock gives the time (search_budget:
+        # every player's rule, and its checks).
         budget, seconds = search_budget(self.settings.limits, self.settings.iterations,
                                         iterations, time_limit, clock, board.empties())
         with self._turns.turn("search()"):
