@@ -429,7 +429,11 @@ def probcut_probability(probcut):
     """How sure Multi-ProbCut with this ``probcut`` (t, in standard deviations) is of each
     cut: the normal's two-sided probability, as Edax states its selectivity (t = 1.1 is
     73 %, 1.5 is 87 %, 2.0 is 95 %); 1.0 for a full-width search (None)."""
-    cdef double t = _check_probcut(probcut)
+    return _probability(_check_probcut(probcut))
+
+
+cdef inline double _probability(double t) noexcept nogil:
+    """Multi-ProbCut's two-sided confidence for ``t`` (1.0 for 0: full width)."""
     return 1.0 if t == 0 else erf(t / sqrt(2.0))
 
 
@@ -713,7 +717,7 @@ cdef class MidgameSearch:
     @property
     def probability(self):
         """How sure each cut of the search is (1.0: full width)."""
-        return 1.0 if self.c.probcut == 0 else erf(self.c.probcut / sqrt(2.0))
+        return _probability(self.c.probcut)
 
     def stop(self):
         """End the iteration under way soon (from any thread); it stands until
