@@ -138,15 +138,15 @@ def test_solver_pace_affords_more_empties_with_more_time_and_speed():
 
 
 def test_a_search_solves_only_what_its_time_affords_with_endgame_by_time(monkeypatch):
-    import cythello.search.players as players
+    import cythello.search.engine as engine  # the shell hands every solve over
     attempts = []
-    real = players.exact_result
+    real = engine.exact_result
 
     def counted(board, *args, **kwargs):
         attempts.append(board.empties())
         return real(board, *args, **kwargs)
 
-    monkeypatch.setattr(players, "exact_result", counted)
+    monkeypatch.setattr(engine, "exact_result", counted)
     far = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")        # 47 empties
     near = FFO_EASY[0].board
     by_time = MCTSPlayer(time_limit=0.2, endgame_empties=60, endgame_by_time=True, seed=1)

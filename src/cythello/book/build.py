@@ -53,20 +53,24 @@ FORMAT = "cythello-book-1"
 class BuildSettings:
     """How a book grows: ``plies`` (its deepest positions, in moves from the start),
     ``depth`` (the alpha-beta depth that values a position's moves), ``margin`` (discs: the
-    moves followed, within this of the best) and ``window`` (discs: the losses one side may
-    take along a line)."""
+    moves followed, within this of the best), ``window`` (discs: the losses one side may
+    take along a line) and ``probcut`` (Multi-ProbCut's t for those searches: a selective
+    search, much deeper in the same time; None: full width)."""
 
     plies: int = 16
     depth: int = 8
     margin: float = 2.0
     window: float = 4.0
     eval_weights: str = "default"
+    probcut: Optional[float] = None
 
     def __post_init__(self) -> None:
         check_int("plies", self.plies, 1, 50)
         check_int("depth", self.depth, 1, 16)
         check_number("margin", self.margin, 0, 64)
         check_number("window", self.window, 0, 128)
+        if self.probcut is not None:
+            check_number("probcut", self.probcut, 0, 10, low_open=True)
         if not isinstance(self.eval_weights, (str, os.PathLike)):
             raise TypeError("eval_weights must be 'default' or a weights file")
 
@@ -93,7 +97,8 @@ def _evaluate(key: Key) -> Dict[int, int]:
     if searched:
         own = np.array([kid[1] for kid in searched], dtype=np.uint64)
         opp = np.array([kid[2] for kid in searched], dtype=np.uint64)
-        scores = search_many(own, opp, settings.depth - 1, _WORKER["weights"])
+        scores = search_many(own, opp, settings.depth - 1, _WORKER["weights"],
+                             settings.probcut)
         for (move, _, _, sign, _), score in zip(searched, scores):
             values[move] = int(round(sign * float(score) * VALUE_SCALE))
     return values

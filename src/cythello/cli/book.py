@@ -16,7 +16,8 @@ from .common import add_position, position_from_args, say
 def _settings(args: argparse.Namespace, base: Any) -> Any:
     from dataclasses import replace
     changes = {k: v for k, v in (("plies", args.plies), ("depth", args.depth),
-                                 ("margin", args.margin), ("window", args.window))
+                                 ("margin", args.margin), ("window", args.window),
+                                 ("probcut", args.probcut))
                if v is not None}
     return replace(base, **changes)
 
@@ -150,6 +151,9 @@ def _add_growth_options(p: argparse.ArgumentParser, defaults: str) -> None:
                                                 f"best ({defaults} 2)")
     p.add_argument("--window", type=float, help=f"discs: the losses one side may take along "
                                                 f"a line ({defaults} 4)")
+    p.add_argument("--probcut", type=float, help="Multi-ProbCut's width in standard deviations "
+                   "for those searches (e.g. 1.5: much deeper in the same time; "
+                   f"{defaults} none: full width)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: 1); "
                    "the book is the same with any number")
     p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",

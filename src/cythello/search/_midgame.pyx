@@ -594,9 +594,11 @@ def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_
             "probability": probcut_probability(probcut)}
 
 
-def search_many(own, opp, depth, PatternWeights weights not None):
+def search_many(own, opp, depth, PatternWeights weights not None, probcut=None):
     """The depth-``depth`` search score (in discs) of many positions (uint64 arrays of the
-    side to move's and the opponent's discs), without the GIL."""
+    side to move's and the opponent's discs), without the GIL; with ``probcut``
+    (Multi-ProbCut's t), the selective search's scores."""
+    cdef double t = _check_probcut(probcut)
     own, opp = position_arrays(own, opp)
     cdef const uint64_t[::1] P = own
     cdef const uint64_t[::1] O = opp
@@ -606,6 +608,7 @@ def search_many(own, opp, depth, PatternWeights weights not None):
     cdef Py_ssize_t i, n = P.shape[0]
     cdef Context c
     _open(&c, weights, True)
+    c.probcut = t
     try:
         with nogil:
             for i in range(n):

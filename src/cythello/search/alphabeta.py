@@ -17,23 +17,21 @@ was (``probability``: Edax's "selectivity", 0.87 for ``probcut=1.5``).
 from __future__ import annotations
 
 import functools
-import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Optional, Set
+from typing import Any, Callable, ClassVar, Optional, Set, Tuple
 
-from ..book.store import Book, load_book
+from ..book.store import load_book
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
+from ..errors import SettingsError
 from ..eval._patterns import PatternWeights
 from . import _interruptible
-from ._endgame import Solver
 from ._midgame import MidgameSearch
-from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
-from .limits import Limit, PlayResult, call_limits, play_result, search_budget
+from .endgame_play import SolverPace, solve_seconds, starts_with_solve
+from .engine import Budget, Engine, Work
+from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
 from .settings import (
     _BOOK,
@@ -50,9 +48,9 @@ from .settings import (
     load_eval_weights,
 )
 from .states import StopReason
-from .turns import PonderJob, Turns
 
-__all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "MAX_ALPHABETA_DEPTH", "MAX_PROBCUT"]
+__all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "AlphaBetaSearch", "MAX_ALPHABETA_DEPTH",
+           "MAX_PROBCUT"]
 
 DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth nor time
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
@@ -116,42 +114,162 @@ class AlphaBetaSettings(SettingsType):
         return MAX_ALPHABETA_DEPTH
 
 
-class AlphaBetaPlayer:
+class AlphaBetaSearch:
+    """The alpha-beta backend (:class:`~cythello.search.engine.SearchBackend`):
+    iterative deepening of :class:`~cythello.search._midgame.MidgameSearch`, one depth per
+    step, its table kept between searches after pondering."""
+
+    accepts_depth = True
+    threads = 1
+    book_scale = DISC_SCALE
+    progress_interval = 0.0        # a report after each depth: an iteration is not cut
+
+    def __init__(self, settings: AlphaBetaSettings, weights: PatternWeights) -> None:
+        self.settings = settings
+        self.search = MidgameSearch(weights, settings.table_bits)
+        self.keep = False          # whether the table holds pondering's work to reuse
+        self._stop = False
+        self._depth = 0            # the deepest iteration to run
+        self._next = 1             # the next iteration's depth
+        self._last = 0.0           # seconds the last iteration took
+        self._nodes: Optional[int] = None
+        self._empties = 0
+
+    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
+               clock: Optional[Clock], depth: Optional[int]) -> Budget:
+        s = self.settings
+        deepest = s.max_depth
+        if s.depth is None and (iterations is not None or time_limit is not None
+                                or clock is not None):
+            deepest = MAX_ALPHABETA_DEPTH          # the call's limits bound it instead
+        nodes, seconds = search_budget((s.nodes, s.time_limit), s.nodes, iterations,
+                                       time_limit, clock, board.empties())
+        if depth is not None:
+            deepest = depth
+            if iterations is None and time_limit is None and clock is None:
+                seconds = nodes = None             # a depth alone: no other limit
+        return Budget(nodes, seconds, deepest)
+
+    def solve_time(self, board: Board, seconds: Optional[float],
+                   pace: SolverPace) -> Optional[float]:
+        """From ``endgame_empties`` always (untimed: as long as it takes), and with
+        ``endgame_by_time`` also from as many empties (at most 26) as half the time
+        settles at the solver's pace (the tree searches' rule,
+        :func:`~.endgame_play.starts_with_solve`, with 26 as its most)."""
+        s = self.settings
+        if board.empties() <= s.endgame_empties or (
+                s.endgame_by_time and seconds is not None and starts_with_solve(
+                    board, MAX_TIMED_SOLVE_EMPTIES, True, seconds, pace)):
+            return solve_seconds(seconds) if seconds is not None else UNTIMED_SOLVE
+        return None
+
+    def begin(self, board: Board, budget: Budget) -> None:
+        self.search.begin(board, self.settings.probcut, keep=self.keep)
+        self.keep = False
+        assert budget.depth is not None
+        self._depth = min(budget.depth, MAX_ALPHABETA_DEPTH)
+        self._next, self._last = 1, 0.0
+        self._nodes = budget.iterations
+        self._empties = board.empties()
+
+    def grow(self, until: Optional[float], deadline: Optional[float]) -> Optional[StopReason]:
+        """The next depth's iteration (an iteration is not paused: ``until`` is not
+        used), or why the search ends."""
+        search, d = self.search, self._next
+        if d > self._depth or d > self._empties:
+            return StopReason.SOLVED if d > self._empties else StopReason.DEPTH
+        now = time.monotonic()
+        left = None if deadline is None else deadline - now
+        if d > 1 and left is not None and left < self._last * NEXT_ITERATION_FACTOR:
+            return StopReason.TIME               # it could not finish: keep the time
+        budget = None if self._nodes is None else self._nodes - search.nodes
+        if d > 1 and budget is not None and budget <= 0:
+            return StopReason.ITERATIONS         # its nodes are its iterations
+        finished = _interruptible.call(
+            functools.partial(search.iterate, d, None if left is None else max(left, 0.0),
+                              budget),
+            search.stop, left, search.clear_stop)
+        self._last = time.monotonic() - now
+        if not finished:
+            if self._stop:
+                return StopReason.STOPPED
+            return StopReason.TIME if deadline is not None and time.monotonic() >= deadline \
+                else StopReason.ITERATIONS
+        self._next = d + 1
+        return None
+
+    def unsettled(self) -> bool:
+        return False
+
+    def result(self, board: Board, start: float, reason: StopReason) -> SearchResult:
+        search = self.search
+        score = search.score
+        win_rate = win_rate_of(score)
+        stats = MoveStats(search.move, 0, win_rate, None, None, score)
+        return SearchResult(
+            best_move=search.move, iterations=search.nodes, root_visits=0,
+            nodes=search.nodes, elapsed=time.monotonic() - start, win_rate=win_rate,
+            principal_variation=search.principal_variation(), moves=[stats],
+            stop_reason=reason, value=score, depth=search.depth,
+            probability=search.probability)
+
+    def finish(self) -> None:
+        pass
+
+    def ponder(self, board: Board, inside: Set[int]
+               ) -> Optional[Tuple[str, Work, Callable[[], None], Optional[Callable[[], None]]]]:
+        search = self.search
+        search.clear_stop()
+        search.begin(board, self.settings.probcut)
+        end = threading.Event()
+        self.keep = True
+        return ("cythello-alphabeta-ponder", [(_ponder_loop, (search, end, inside))],
+                functools.partial(_halt, end, search), search.clear_stop)
+
+    def stop(self) -> None:
+        self._stop = True
+        self.search.stop()
+
+    def clear_stop(self) -> None:
+        self._stop = False
+        self.search.clear_stop()
+
+    def forget(self) -> None:
+        self.keep = False
+
+
+class AlphaBetaPlayer(Engine):
     """A classic alpha-beta player on the learned evaluation (see the module), solving
-    exactly from ``endgame_empties``.  It searches ``depth`` plies (2 by default), or with
+    exactly from ``endgame_empties``: the engine shell (:class:`~.engine.Engine`) with the
+    alpha-beta search.  It searches ``depth`` plies (2 by default), or with
     ``time_limit`` (seconds a move) as deep as the time allows, up to ``depth`` when given
     (the deepest iteration that finished plays); ``probcut`` makes the search selective
     (Multi-ProbCut, e.g. 1.5): much deeper in the same time.  Its settings are one
-    :class:`AlphaBetaSettings` (``player.settings``): pass one, or its fields by name."""
+    :class:`AlphaBetaSettings` (``player.settings``): pass one, or its fields by name.
+    ``on_progress(snapshot)`` is called after each finished depth."""
 
     def __init__(self, depth: Optional[int] = None, endgame_empties: int = 14,
                  eval_weights: Any = "default", time_limit: Optional[float] = None,
                  probcut: Optional[float] = None, *, settings: Optional[AlphaBetaSettings] = None,
+                 on_progress: Optional[Callable[[SearchResult], None]] = None,
                  **options: Any) -> None:
         if settings is not None and not isinstance(settings, AlphaBetaSettings):
             raise TypeError(f"settings must be AlphaBetaSettings, not {type(settings).__name__}")
         given = dict(depth=depth, endgame_empties=endgame_empties, eval_weights=eval_weights,
                      time_limit=time_limit, probcut=probcut, **options)
         if settings is None:
-            self.settings = AlphaBetaSettings(**given)
+            settings = AlphaBetaSettings(**given)
         else:
             defaults = AlphaBetaSettings()
-            self.settings = settings.replace(**{k: v for k, v in given.items()
-                                                if v != getattr(defaults, k)})
-        weights = load_eval_weights(self.settings.eval_weights)
+            settings = settings.replace(**{k: v for k, v in given.items()
+                                           if v != getattr(defaults, k)})
+        weights = load_eval_weights(settings.eval_weights)
         if weights is None:
             raise SettingsError("AlphaBetaPlayer needs evaluation weights")
         self.eval_weights: PatternWeights = weights
-        self.book: Optional[Book] = load_book(self.settings.book)
-        self._book_rng = random.Random(self.settings.seed)
-        self._search = MidgameSearch(weights, self.settings.table_bits)
-        self._solver = Solver()
-        self._pace = SolverPace()               # the solver's speed, for endgame_by_time
-        self._turns = Turns(self._end_pondering)
-        self._stops = 0
-        self._stop = False
-        self._keep = False          # whether the table holds pondering's work to reuse
-        self._pondering: Optional[PonderJob] = None    # see turns.PonderJob
+        self._alphabeta = AlphaBetaSearch(settings, weights)
+        super().__init__(settings, self._alphabeta, load_book(settings.book), on_progress)
+        self.settings: AlphaBetaSettings = settings
 
     # The settings by name, as the old constructor's attributes.
     @property
@@ -180,196 +298,6 @@ class AlphaBetaPlayer:
         cut = f", probcut={s.probcut}" if s.probcut is not None else ""
         return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={s.endgame_empties}"
                 f"{limit}{cut})")
-
-    # -- the engine protocol ----------------------------------------------------------------
-
-    @property
-    def stops(self) -> int:
-        """How many times :meth:`stop` was called (for ``search(stops_seen=...)``)."""
-        return self._stops
-
-    def stop(self) -> None:
-        """End the running search soon, and pondering (from any thread)."""
-        self._stops += 1
-        self._stop = True
-        self._search.stop()
-        self._solver.stop()
-        job = self._pondering
-        if job is not None:
-            job.signal()
-
-    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
-        """Search ``board`` within ``limit`` (the settings' limits without one): the move,
-        the score in discs and the search's figures (``depth``, ``nodes``, ``pv``)."""
-        return play_result(self.search(board, limit=limit))
-
-    def reset(self) -> None:
-        """A new game: the table's work is not reused, the book's draws start again."""
-        with self._turns.turn("reset()"):
-            self._keep = False
-            self._book_rng = random.Random(self.settings.seed)
-
-    def choose_move(self, board: Board) -> int:
-        """The move of the depth- or time-limited search (the book's, the exact solver's
-        near the end)."""
-        if not isinstance(board, Board):
-            raise TypeError(f"choose_move needs a cythello.Board, not {type(board).__name__}")
-        legal = list(board.legal_moves)
-        if not legal:
-            raise InvalidBoardError("the game is over: there is no move to choose")
-        if len(legal) == 1:
-            return legal[0]
-        return self.search(board).best_move
-
-    def search(self, board: Board, iterations: Optional[int] = None,
-               time_limit: Optional[float] = None, *, clock: Optional[Clock] = None,
-               solve: bool = True, stops_seen: Optional[int] = None,
-               on_progress: Optional[Callable[[SearchResult], None]] = None,
-               book: bool = True, limit: Optional[Limit] = None) -> SearchResult:
-        """Search ``board``: iterative deepening to the settings' depth within
-        ``time_limit`` seconds and ``iterations`` nodes (either replaces the settings'
-        limits for this search only; a game ``clock`` sets the time from the time left,
-        never more).  ``on_progress(snapshot)`` is called after each finished depth.
-        ``solve=False`` skips the exact solver, ``book=False`` the book; with
-        ``stops_seen`` (:attr:`stops` read earlier) a :meth:`stop` since ends it at once.
-        ``limit`` (a :class:`~cythello.Limit`) gives the nodes, time, depth and clock in
-        one object instead."""
-        iterations, time_limit, clock, depth_cap = call_limits(
-            limit, iterations, time_limit, clock, depth_allowed=True)
-        if not isinstance(board, Board):
-            raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
-        if on_progress is not None and not callable(on_progress):
-            raise TypeError("on_progress must be callable")
-        if board.is_game_over():
-            raise InvalidBoardError("the game is over: there is no move to search")
-        depth = self.settings.max_depth
-        if self.settings.depth is None and (iterations is not None or time_limit is not None
-                                            or clock is not None):
-            depth = MAX_ALPHABETA_DEPTH          # the call's limits bound it instead
-        own = (self.settings.nodes, self.settings.time_limit)
-        nodes, seconds = search_budget(own, self.settings.nodes, iterations, time_limit,
-                                       clock, board.empties())
-        if depth_cap is not None:
-            depth = depth_cap
-            if iterations is None and time_limit is None and clock is None:
-                seconds = nodes = None            # a depth alone: no other limit
-        with self._turns.turn("search()"):
-            self._stop = stops_seen is not None and stops_seen != self._stops
-            self._search.clear_stop()
-            self._solver.clear_stop()
-            if book and self.book is not None:
-                played = self._book_move(board)
-                if played is not None:
-                    return played
-            return self._deepen(board, depth, seconds, nodes, solve, on_progress)
-
-    def ponder(self, board: Board) -> None:
-        """Think on the opponent's time: search ``board`` (the opponent to move) on a
-        background thread until the next call; the table it fills is kept for the next
-        search, whose positions it shares."""
-        if not isinstance(board, Board):
-            raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
-        with self._turns.turn("ponder()"):
-            if board.is_game_over():
-                return
-            self._search.clear_stop()
-            self._search.begin(board, self.settings.probcut)
-            end = threading.Event()
-            search = self._search
-            self._pondering = PonderJob(
-                self, "cythello-alphabeta-ponder",
-                [(_ponder_loop, (search, end, self._turns.pondering_threads))],
-                halt=functools.partial(_halt, end, search), after=search.clear_stop)
-            self._keep = True
-
-    @property
-    def pondering(self) -> bool:
-        """Whether a background search started by :meth:`ponder` is running."""
-        job = self._pondering
-        return job is not None and job.alive()
-
-    def stop_pondering(self) -> None:
-        """End pondering, if any, and wait for it (its table stays for the next search)."""
-        self._turns.end_pondering()
-
-    def _end_pondering(self) -> None:
-        job, self._pondering = self._pondering, None
-        if job is not None:
-            job.end()
-
-    # -- the search -------------------------------------------------------------------------
-
-    def _deepen(self, board: Board, depth: int, seconds: Optional[float],
-                nodes: Optional[int], solve: bool,
-                on_progress: Optional[Callable[[SearchResult], None]]) -> SearchResult:
-        start = time.monotonic()
-        deadline = None if seconds is None else start + seconds
-        if self._stop:
-            self._search.stop()
-        if solve and not self._stop and self._solves(board, seconds):
-            until = start + (solve_seconds(seconds) if seconds is not None else UNTIMED_SOLVE)
-            exact = exact_result(board, self._solver, start, until, pace=self._pace)
-            if exact is not None:
-                self._keep = False
-                return exact
-        search = self._search
-        search.begin(board, self.settings.probcut, keep=self._keep)
-        self._keep = False
-        reason = StopReason.DEPTH
-        last = 0.0
-        for d in range(1, min(depth, MAX_ALPHABETA_DEPTH) + 1):
-            now = time.monotonic()
-            left = None if deadline is None else deadline - now
-            if d > 1 and left is not None and left < last * NEXT_ITERATION_FACTOR:
-                reason = StopReason.TIME               # it could not finish: keep the time
-                break
-            budget = None if nodes is None else nodes - search.nodes
-            if d > 1 and budget is not None and budget <= 0:
-                reason = StopReason.ITERATIONS           # its nodes are its iterations
-                break
-            finished = _interruptible.call(
-                functools.partial(search.iterate, d, None if left is None else max(left, 0.0),
-                                  budget),
-                search.stop, left, search.clear_stop)
-            last = time.monotonic() - now
-            if not finished:
-                reason = StopReason.STOPPED if self._stop else (
-                    StopReason.TIME if deadline is not None and time.monotonic() >= deadline
-                    else StopReason.ITERATIONS)
-                break
-            if d >= board.empties():
-                reason = StopReason.SOLVED             # the leaves are the game's end
-                break
-            if on_progress is not None:
-                on_progress(self._result(start, StopReason.RUNNING))
-        return self._result(start, reason)
-
-    def _solves(self, board: Board, seconds: Optional[float]) -> bool:
-        """Whether a search of ``seconds`` (None: untimed) starts with an exact solve: from
-        ``endgame_empties`` always, and with ``endgame_by_time`` also from as many empties
-        (at most 26) as half the time settles at the solver's pace (the tree searches'
-        rule, :func:`~.endgame_play.starts_with_solve`, with 26 as its most)."""
-        s = self.settings
-        return board.empties() <= s.endgame_empties or (
-            s.endgame_by_time and seconds is not None and starts_with_solve(
-                board, MAX_TIMED_SOLVE_EMPTIES, True, seconds, self._pace))
-
-    def _result(self, start: float, reason: StopReason) -> SearchResult:
-        search = self._search
-        score = search.score
-        win_rate = win_rate_of(score)
-        stats = MoveStats(search.move, 0, win_rate, None, None, score)
-        return SearchResult(
-            best_move=search.move, iterations=search.nodes, root_visits=0,
-            nodes=search.nodes, elapsed=time.monotonic() - start, win_rate=win_rate,
-            principal_variation=search.principal_variation(), moves=[stats],
-            stop_reason=reason, value=score, depth=search.depth,
-            probability=search.probability)
-
-    def _book_move(self, board: Board) -> Optional[SearchResult]:
-        """The opening book's answer for ``board``, or None outside the book."""
-        return book_result(self.book, board, self.settings.book_variety, self._book_rng,
-                           DISC_SCALE)
 
 
 def _ponder_loop(search: MidgameSearch, end: threading.Event, inside: Set[int]) -> None:

@@ -1,25 +1,46 @@
-"""The engine protocol: what every searching player offers the front ends (the NBoard and
-GTP engines, ``cythello play`` and ``analyse``, matches), whatever its search.
+"""One engine over interchangeable searches.
 
-Three players keep it -- :class:`~cythello.MCTSPlayer` (UCT),
-:class:`~cythello.PUCTPlayer` and :class:`~cythello.AlphaBetaPlayer` -- and share the
-pieces it needs rather than each building its own: the concurrency contract and the
-pondering job (:mod:`.turns`), one limit and one answer (:mod:`.limits`), the book move
-(:mod:`.book_play`), the exact solver's hand-off (:mod:`.endgame_play`), game clocks
-(:mod:`.clock`) and results (:mod:`.results`).  ``tests/test_contract.py`` checks the
-protocol against all three.
+:class:`Engine` is the shell every searching player is: it owns each phase a search
+shares -- the call's limits, the concurrency contract (:mod:`.turns`), the stop, the
+opening book's move, the exact solver's hand-off (:mod:`.endgame_play`), the clock's time
+extension, the progress reports, pondering and the answer -- and hands the growing of the
+search to a :class:`SearchBackend`: set the root (keeping what can be reused), grow within a
+budget and a deadline, report the root's statistics and the principal variation, stop.
+
+Three backends plug in: UCT (:mod:`.uct`, :class:`~cythello.MCTSPlayer`), PUCT
+(:mod:`.puct`, :class:`~cythello.PUCTPlayer`) and the alpha-beta search
+(:mod:`.alphabeta`, :class:`~cythello.AlphaBetaPlayer`); each player is the shell with its
+backend and its settings type.  :class:`EnginePlayer` is what the front ends (NBoard, GTP,
+``cythello play`` and ``analyse``, matches) ask of a player, and ``tests/test_contract.py``
+checks it against all three.  The shape follows KataGo's ``AsyncBot`` over its ``Search``
+and lc0's search factory: one owner of the game-facing work, searches that only search.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Protocol
+import random
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Sequence, Set, Tuple
 
 from ..book.store import Book
 from ..core._board import Board
+from ..errors import InvalidBoardError
+from ._endgame import Solver
+from .book_play import book_result
 from .clock import Clock
-from .limits import Limit, PlayResult
+from .endgame_play import SolverPace, exact_result
+from .limits import Limit, PlayResult, call_limits, play_result
 from .results import SearchResult
+from .states import StopReason
+from .turns import PonderJob, Turns
 
-__all__ = ["EnginePlayer"]
+__all__ = ["EnginePlayer", "Engine", "SearchBackend", "Budget", "MIN_PROGRESS_INTERVAL"]
+
+MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
+
+# A pondering thread's work: a function and its arguments (neither may hold the player).
+Work = Sequence[Tuple[Callable[..., Any], Tuple[Any, ...]]]
 
 
 class EnginePlayer(Protocol):
@@ -73,3 +94,304 @@ class EnginePlayer(Protocol):
     def reset(self) -> None:
         """Forget the game (its tree and pondering): the next position is unrelated."""
         ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One search's limits, settled before it starts: ``iterations`` in the backend's unit
+    of work (UCT iterations, PUCT simulations, alpha-beta nodes; None: unbounded),
+    ``seconds`` (None: untimed), ``depth`` (plies, for a search that has them) and
+    ``extra`` seconds an unsettled position may add under a game clock."""
+
+    iterations: Optional[int]
+    seconds: Optional[float]
+    depth: Optional[int] = None
+    extra: float = 0.0
+
+
+class SearchBackend(Protocol):
+    """What a search does for the :class:`Engine` shell.  It never holds the player (its
+    pondering work may outlive a call), and every method but :meth:`stop` is called by
+    the thread holding the player's turn."""
+
+    accepts_depth: bool          # whether a depth limit means something to it
+    threads: int                 # its threads (the exact solver's too)
+    book_scale: float            # discs per logistic unit: the book's values as win rates
+    progress_interval: float     # seconds between progress reports
+
+    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
+               clock: Optional[Clock], depth: Optional[int]) -> Budget:
+        """The call's limits (None: not given) with the settings' own, as one budget."""
+        ...
+
+    def solve_time(self, board: Board, seconds: Optional[float],
+                   pace: SolverPace) -> Optional[float]:
+        """The seconds a search of ``seconds`` gives an exact solve first (None: no solve)."""
+        ...
+
+    def begin(self, board: Board, budget: Budget) -> None:
+        """Root the search at ``board`` (reusing what it can) for a search of ``budget``."""
+        ...
+
+    def grow(self, until: Optional[float], deadline: Optional[float]) -> Optional[StopReason]:
+        """Search on, returning by ``until`` when it can pause there (the next progress
+        report) and never past ``deadline``: why it finished, or None when it paused."""
+        ...
+
+    def unsettled(self) -> bool:
+        """Whether more time would help: the search has not made up its mind."""
+        ...
+
+    def result(self, board: Board, start: float, reason: StopReason) -> SearchResult:
+        """What it found so far, as a result."""
+        ...
+
+    def finish(self) -> None:
+        """After a search, returned or raised: leave the search usable."""
+        ...
+
+    def ponder(self, board: Board, inside: Set[int]
+               ) -> Optional[Tuple[str, Work, Callable[[], None], Optional[Callable[[], None]]]]:
+        """Background work on ``board`` (a thread name, the work, how to halt it, what to do
+        once it has) or None when it does not ponder; its threads add themselves to
+        ``inside`` while they run."""
+        ...
+
+    def stop(self) -> None:
+        """End the search soon (from any thread)."""
+        ...
+
+    def clear_stop(self) -> None:
+        """Ready for the next search."""
+        ...
+
+    def forget(self) -> None:
+        """Drop what is kept for reuse (a new game, or an exact solve took the move)."""
+        ...
+
+
+class Engine:
+    """The shell of every searching player (see the module): the engine protocol over a
+    :class:`SearchBackend`.  Subclasses make the backend from their settings and may
+    change how a move is chosen from a search (:meth:`_choose`)."""
+
+    # The positions of the old search() arguments after time_limit, by player, for calls
+    # that still pass them so (keyword-only now: one signature for every player).
+    LEGACY_ORDER: ClassVar[Tuple[str, ...]] = ()
+
+    def __init__(self, settings: Any, backend: SearchBackend, book: Optional[Book],
+                 on_progress: Optional[Callable[[SearchResult], None]] = None) -> None:
+        if on_progress is not None and not callable(on_progress):
+            raise TypeError("on_progress must be callable")
+        self.settings = settings
+        self.book: Optional[Book] = book
+        self.on_progress = on_progress
+        self._backend = backend
+        self._book_rng = random.Random(settings.seed)
+        self._solver = Solver(threads=backend.threads)
+        self._pace = SolverPace()              # the solver's speed, for endgame_by_time
+        self._turns = Turns(self._end_pondering)
+        self._stops = 0                        # stop() calls, over the player's life
+        self._stopped = False                  # whether the search under way was stopped
+        self._pondering: Optional[PonderJob] = None
+
+    # -- the engine protocol ----------------------------------------------------------------
+
+    def choose_move(self, board: Board) -> int:
+        """The move to play on ``board`` within the player's own limits (a forced move at
+        once, without a search)."""
+        if not isinstance(board, Board):
+            raise TypeError(f"choose_move needs a cythello.Board, not {type(board).__name__}")
+        legal = list(board.legal_moves)
+        if not legal:
+            raise InvalidBoardError("the game is over: there is no move to choose")
+        if len(legal) == 1:
+            self.stop_pondering()
+            return legal[0]
+        return self._choose(board, self.search(board))
+
+    def _choose(self, board: Board, result: SearchResult) -> int:
+        return result.best_move
+
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """Search ``board`` within ``limit`` (the settings' limits without one) and answer
+        as every player and engine client does: the move, the evaluation in discs and the
+        search's figures in ``info``."""
+        return play_result(self.search(board, limit=limit))
+
+    @property
+    def stops(self) -> int:
+        """How many times :meth:`stop` was called: read it before deciding to search and
+        pass it as ``search(stops_seen=...)``, so that a stop that comes in between still
+        stops that search (a stop is otherwise only for a search already running)."""
+        return self._stops
+
+    def stop(self) -> None:
+        """End the running search (and pondering) soon, from any thread; a search returns
+        what it has."""
+        self._stops += 1
+        self._stopped = True
+        self._solver.stop()
+        self._backend.stop()
+        job = self._pondering                  # read once: another thread may end it
+        if job is not None:
+            job.signal()
+
+    def reset(self) -> None:
+        """A new game: forget what is kept for reuse (pondering ends first) and start the
+        book's draws again from the seed.  While the player searches in another thread it
+        waits for the search to return (:mod:`~cythello.search.turns`)."""
+        with self._turns.turn("reset()"):
+            self._backend.forget()
+            # A match resets its players before each game: with a seed, the book's draws
+            # of a game then do not depend on the games before it.
+            self._book_rng = random.Random(self.settings.seed)
+
+    def search(self, board: Board, iterations: Optional[int] = None,
+               time_limit: Optional[float] = None, *legacy: Any,
+               clock: Optional[Clock] = None, solve: bool = True,
+               stops_seen: Optional[int] = None,
+               on_progress: Optional[Callable[[SearchResult], None]] = None,
+               book: bool = True, limit: Optional[Limit] = None) -> SearchResult:
+        """Search ``board`` and return a :class:`~cythello.search.results.SearchResult`.
+
+        ``iterations`` (the search's unit of work) and ``time_limit`` replace the player's
+        limits for this search only; a game ``clock`` sets the time from the time left
+        (never more, so the clock never runs out), the settings' iteration cap (a level's)
+        still holding unless the call gives limits; ``limit`` (a :class:`~cythello.Limit`)
+        gives them all in one object instead.  In a position of the player's opening book
+        the answer is a book move, at once (``stop_reason`` "book"; ``book=False``
+        searches anyway).  ``solve=False`` skips the exact solver near the end.
+        ``on_progress(snapshot)`` is called while the search runs.  With ``stops_seen``
+        (:attr:`stops` read earlier) a :meth:`stop` that came since ends this search at
+        once.  Calls from several threads run one after another, and a search ends
+        pondering first (:mod:`~cythello.search.turns`)."""
+        if legacy:
+            extra = self._legacy_arguments(legacy)
+            clock = extra.get("clock", clock)
+            solve = extra.get("solve", solve)
+            stops_seen = extra.get("stops_seen", stops_seen)
+            on_progress = extra.get("on_progress", on_progress)
+            book = extra.get("book", book)
+        backend = self._backend
+        iterations, time_limit, clock, depth = call_limits(
+            limit, iterations, time_limit, clock, depth_allowed=backend.accepts_depth)
+        if not isinstance(board, Board):
+            raise TypeError(f"search needs a cythello.Board, not {type(board).__name__}")
+        if on_progress is not None and not callable(on_progress):
+            raise TypeError("on_progress must be callable")
+        if board.is_game_over():
+            raise InvalidBoardError("the game is over: there is no move to search")
+        budget = backend.budget(board, iterations, time_limit, clock, depth)
+        with self._turns.turn("search()"):
+            # Cleared before the stops are compared: a stop() from now on stops this search.
+            self._stopped = False
+            self._solver.clear_stop()
+            backend.clear_stop()
+            if stops_seen is not None and stops_seen != self._stops:
+                self._stopped = True             # a stop came between the caller's
+                self._solver.stop()              # decision and this turn: keep it
+                backend.stop()
+            if book and self.book is not None:
+                played = book_result(self.book, board, self.settings.book_variety,
+                                     self._book_rng, backend.book_scale, backend.threads)
+                if played is not None:
+                    return played
+            try:
+                return self._run(board, budget, solve, on_progress or self.on_progress)
+            finally:
+                backend.finish()
+
+    def _legacy_arguments(self, values: Tuple[Any, ...]) -> Dict[str, Any]:
+        if len(values) > len(self.LEGACY_ORDER):
+            raise TypeError("search() takes at most 3 positional arguments besides the "
+                            "player; give the others by name (clock=, solve=, ...)")
+        names = self.LEGACY_ORDER[:len(values)]
+        warnings.warn(f"search() arguments after time_limit are keyword-only now: pass "
+                      f"{', '.join(n + '=' for n in names)} by name", DeprecationWarning,
+                      stacklevel=3)
+        return dict(zip(names, values))
+
+    def _run(self, board: Board, budget: Budget, solve: bool,
+             on_progress: Optional[Callable[[SearchResult], None]]) -> SearchResult:
+        """The search, once the book has no move: an exact solve near the end (half the
+        time; the search keeps the rest if the solve does not finish), then the backend
+        grows within the budget, reporting progress, with the clock's extension for an
+        unsettled position."""
+        backend = self._backend
+        start = time.monotonic()
+        if solve and not self._stopped:
+            seconds = backend.solve_time(board, budget.seconds, self._pace)
+            if seconds is not None:
+                exact = exact_result(board, self._solver, start, start + seconds,
+                                     backend.threads, self._pace)
+                if exact is not None:
+                    backend.forget()             # the tree no longer matches the game
+                    return exact
+        backend.begin(board, budget)
+        if self._stopped:                        # stopped before or during the solve
+            backend.stop()
+        deadline = None if budget.seconds is None else start + budget.seconds
+        extra = budget.extra
+        interval = max(backend.progress_interval, MIN_PROGRESS_INTERVAL)
+        while True:
+            until = deadline
+            if on_progress is not None:
+                tick = time.monotonic() + interval
+                until = tick if deadline is None else min(deadline, tick)
+            reason = backend.grow(until, deadline)
+            out_of_time = deadline is not None and time.monotonic() >= deadline
+            if reason is None and out_of_time and extra > 0 and not self._stopped \
+                    and budget.seconds is not None and backend.unsettled():
+                # Time extension (Huang, Coulom and Lin 2010): in steps of half the budget.
+                step = min(extra, budget.seconds / 2)
+                extra -= step
+                deadline = time.monotonic() + step
+                continue
+            if reason is not None or out_of_time or self._stopped:
+                break
+            if on_progress is not None:
+                on_progress(backend.result(board, start, StopReason.RUNNING))
+        if reason is None:
+            reason = StopReason.TIME if out_of_time else StopReason.STOPPED
+        return backend.result(board, start, reason)
+
+    # -- pondering --------------------------------------------------------------------------
+
+    def ponder(self, board: Board) -> None:
+        """Think on the opponent's time: search ``board`` (the position after this
+        player's move, the opponent to move) in the background, and return at once.  It
+        goes on until the next :meth:`search`, :meth:`choose_move`, :meth:`stop`,
+        :meth:`reset` or :meth:`stop_pondering`; the next search then starts from what it
+        found (the subtree of the position the opponent's move reached, or the filled
+        table).  A finished game, or a position the exact solver will take, is not
+        pondered (nor is anything by a tree search without ``reuse_tree``)."""
+        if not isinstance(board, Board):
+            raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
+        backend = self._backend
+        with self._turns.turn("ponder()"):
+            if board.is_game_over():
+                return
+            own = backend.budget(board, None, None, None, None)
+            if backend.solve_time(board, own.seconds, self._pace) is not None:
+                return
+            job = backend.ponder(board, self._turns.pondering_threads)
+            if job is not None:
+                name, work, halt, after = job
+                self._pondering = PonderJob(self, name, work, halt, after)
+
+    @property
+    def pondering(self) -> bool:
+        """Whether a background search started by :meth:`ponder` is running."""
+        job = self._pondering
+        return job is not None and job.alive()
+
+    def stop_pondering(self) -> None:
+        """End the background search of :meth:`ponder`, if any, and wait for its threads
+        (what it found stays for the next search)."""
+        self._turns.end_pondering()
+
+    def _end_pondering(self) -> None:
+        job, self._pondering = self._pondering, None
+        if job is not None:
+            job.end()

@@ -11,7 +11,6 @@ sharing one batch, see :func:`cythello.selfplay.generate` with ``evaluator=``.
 """
 from __future__ import annotations
 
-import random
 import threading
 import time
 from dataclasses import dataclass
@@ -19,18 +18,16 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Optional,
 
 import numpy as np
 
-from ..book.store import Book, load_book
+from ..book.store import load_book
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
+from ..errors import SettingsError
 from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
-from ._endgame import Solver
 from ._puct import PuctForest
-from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result, solve_seconds, starts_with_solve
-from .limits import Limit, PlayResult, call_limits, play_result, search_budget
-from .players import MIN_PROGRESS_INTERVAL
+from .endgame_play import SolverPace, solve_seconds, starts_with_solve
+from .engine import Budget, Engine, Work
+from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult
 from .settings import (
     _BOOK,
@@ -50,7 +47,6 @@ from .settings import (
     renamed_settings,
 )
 from .states import StopReason
-from .turns import PonderJob, Turns
 
 if TYPE_CHECKING:      # Python 3.9's typing lacks it; annotations are not evaluated
     from typing_extensions import TypeGuard
@@ -228,233 +224,90 @@ def best_root_move(moves: np.ndarray, visits: np.ndarray, values: np.ndarray) ->
     return int(moves[order[0]])
 
 
-class PUCTPlayer:
-    """A player whose search is PUCT guided by ``evaluator`` (see :mod:`cythello.nn`
-    for the contract); ``settings`` (:class:`PUCTSettings`) or the settings by name.
+class PUCTSearch:
+    """The PUCT backend (:class:`~cythello.search.engine.SearchBackend`): one C tree
+    guided by ``evaluator``, with ``settings``."""
 
-        >>> player = PUCTPlayer(PatternEvaluator(), time_limit=1.0, batch_size=8)
-        >>> player.choose_move(board)
+    accepts_depth = False
+    book_scale = DISC_SCALE
 
-    The evaluator runs on the calling thread (on a background thread while the player
-    ponders); the tree work between its calls runs in C without the GIL.  The shipped
-    :class:`~cythello.nn.PatternEvaluator` is called in C instead, on ``threads`` threads
-    sharing the tree.  An evaluator
-    that raises leaves the player usable (its exception goes on unchanged); a wrong answer
-    raises :class:`~cythello.errors.EvaluatorError`.  The player serves the NBoard and GTP
-    engines as :class:`~cythello.MCTSPlayer` does (per-search limits, a game clock,
-    ``stop`` from another thread, pondering) and plays from an opening book when its
-    settings name one (``book="default"``)."""
-
-    def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
-                 **options: Any) -> None:
-        if not callable(evaluator):
-            raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
-        if settings is not None and not isinstance(settings, PUCTSettings):
-            raise TypeError(f"settings must be PUCTSettings, not {type(settings).__name__}")
+    def __init__(self, evaluator: Evaluate, settings: PUCTSettings) -> None:
         self.evaluator = evaluator
-        self.settings = settings.replace(**options) if settings is not None \
-            else PUCTSettings(**options)
-        self._native = runs_in_c(evaluator)
-        if self.settings.threads > 1 and not self._native:
-            raise SettingsError(f"threads={self.settings.threads} needs the shipped "
-                                "PatternEvaluator, which the threads call in C; a network "
-                                "called from Python spreads its search with batch_size")
-        self.book: Optional[Book] = load_book(self.settings.book)
-        self._book_rng = random.Random(self.settings.seed)
-        self._forest = self.settings.forest(1)
-        self._rng = np.random.default_rng(self.settings.seed)
-        self._root: Optional[Board] = None      # the position the tree's root holds
-        # One user of the tree at a time (search, reset, ponder): the contract is turns'.
-        self._turns = Turns(self._end_pondering)
-        self._stop = False
-        self._solver = Solver()
-        self._pace = SolverPace()               # the solver's speed, for endgame_by_time
+        self.settings = settings
+        self.threads = settings.threads
+        self.progress_interval = settings.progress_interval
+        self.native = runs_in_c(evaluator)
+        self.forest = settings.forest(1)
+        self.rng = np.random.default_rng(settings.seed)
         self.evaluator_calls = 0                # calls into Python, over the player's life
         self.recycled = 0                       # recyclings of the tree, over its life
-        self._stops = 0                         # stop() calls, over the player's life
-        self._pondering: Optional[PonderJob] = None    # see turns.PonderJob
+        self._root: Optional[Board] = None      # the position the tree's root holds
+        self._stop = False
+        self._budget: Optional[int] = None
+        self._noised = False
+        self._calls = 0
+        self._reused = 0
 
-    def __repr__(self) -> str:
-        changed = {k: v for k, v in self.settings.as_dict().items()
-                   if v != getattr(PUCTSettings(), k)}
-        text = ", ".join(f"{k}={v!r}" for k, v in changed.items())
-        return f"PUCTPlayer({self.evaluator!r}{', ' if text else ''}{text})"
-
-    def __reduce__(self) -> Any:
-        return (_player, (self.evaluator, self.settings))
-
-    def reset(self) -> None:
-        """Forget the tree (a new game); pondering ends.  While the player searches in
-        another thread it waits for the search to return (:mod:`~cythello.search.turns`)."""
-        with self._turns.turn("reset()"):
-            self._root = None
-            self._book_rng = random.Random(self.settings.seed)
-
-    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
-        """Search ``board`` within ``limit`` (the settings' limits without one): the move,
-        the evaluation in discs and the search's figures, as every player answers."""
-        return play_result(self.search(board, limit=limit))
-
-    def stop(self) -> None:
-        """End the running search at its next step, and pondering (from another thread)."""
-        self._stops += 1
-        self._stop = True
-        self._solver.stop()
-        job = self._pondering               # read once: another thread may end it
-        if job is not None:
-            job.signal()
-
-    @property
-    def stops(self) -> int:
-        """How many times :meth:`stop` was called (for ``search(stops_seen=...)``)."""
-        return self._stops
-
-    def ponder(self, board: Board) -> None:
-        """Think on the opponent's time: search ``board`` (the position after this
-        player's move, the opponent to move) on a background thread, and return at once.
-        It goes on, within the node cap (recycled when full), until the next
-        :meth:`search`, :meth:`choose_move`, :meth:`stop`, :meth:`reset` or
-        :meth:`stop_pondering`; the next search then starts from the subtree of the
-        position the opponent's move reached.  Needs ``reuse_tree`` (without it, and in a
-        finished game, it does nothing)."""
-        if not isinstance(board, Board):
-            raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
-        with self._turns.turn("ponder()"):
-            if not self.settings.reuse_tree or board.is_game_over():
-                return
-            self._place_root(board)
-            end = threading.Event()
-            self._pondering = PonderJob(
-                self, "cythello-puct-ponder",
-                [(_ponder_loop, (self._forest, self.evaluator, self.settings, self._native,
-                                 end, self._turns.pondering_threads))], halt=end.set)
-
-    @property
-    def pondering(self) -> bool:
-        """Whether a background search started by :meth:`ponder` is running."""
-        job = self._pondering
-        return job is not None and job.alive()
-
-    def stop_pondering(self) -> None:
-        """End the background search of :meth:`ponder`, if any, and wait for its thread
-        (the tree stays for the next search)."""
-        self._turns.end_pondering()
-
-    def _end_pondering(self) -> None:
-        job, self._pondering = self._pondering, None
-        if job is not None:
-            job.end()
-
-    def choose_move(self, board: Board) -> int:
-        """The move to play: drawn by visits for the game's first ``temperature_moves``
-        moves, else the most visited."""
-        result = self.search(board)
+    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
+               clock: Optional[Clock], depth: Optional[int]) -> Budget:
         s = self.settings
-        if board.ply < s.temperature_moves and result.moves:
-            moves = np.array([m.move for m in result.moves])
-            visits = np.array([m.visits for m in result.moves])
-            if visits.sum() > 0:
-                return draw_move(moves, visits, s.temperature, self._rng)
-        return result.best_move
+        iterations, seconds = search_budget(s.limits, s.iterations, iterations, time_limit,
+                                            clock, board.empties())
+        return Budget(iterations, seconds)
 
-    def search(self, board: Board, iterations: Optional[int] = None,
-               time_limit: Optional[float] = None, clock: Optional[Clock] = None,
-               solve: bool = True, stops_seen: Optional[int] = None,
-               on_progress: Optional[Callable[[SearchResult], None]] = None,
-               book: bool = True, limit: Optional[Limit] = None) -> SearchResult:
-        """Search ``board`` and report every root move's visits and win rate.
-        ``iterations`` (simulations) and ``time_limit`` replace the settings' limits for
-        this search only; a game ``clock`` sets the time limit from the time left (never
-        more), the settings' simulation cap holding as MCTSPlayer's iteration cap does;
-        ``solve=False`` skips the exact solver; with ``stops_seen`` (:attr:`stops` read
-        earlier) a :meth:`stop` that came since ends this search at once.
-        ``on_progress(snapshot)`` is called about every ``progress_interval`` seconds
-        while the tree grows.  In a position of the player's opening book the answer is a
-        book move, at once (``book=False`` searches anyway).  ``limit`` (a :class:`~cythello.Limit`)
-        gives the simulations, time and clock in one object instead."""
-        iterations, time_limit, clock, _ = call_limits(limit, iterations, time_limit, clock,
-                                                       depth_allowed=False)
-        if not isinstance(board, Board):
-            raise TypeError(f"board must be a cythello.Board, not {type(board).__name__}")
-        if on_progress is not None and not callable(on_progress):
-            raise TypeError("on_progress must be callable")
-        if board.is_game_over():
-            raise InvalidBoardError("the game is over: there is no move to search")
-        if clock is not None and not isinstance(clock, Clock):
-            raise TypeError(f"clock must be a Clock, not {type(clock).__name__}")
-        # The call's limits replace the settings'; a clock gives the time (search_budget:
-        # every player's rule, and its checks).
-        budget, seconds = search_budget(self.settings.limits, self.settings.iterations,
-                                        iterations, time_limit, clock, board.empties())
-        with self._turns.turn("search()"):
-            self._stop = stops_seen is not None and stops_seen != self._stops
-            self._solver.clear_stop()
-            if book and self.book is not None:
-                played = book_result(self.book, board, self.settings.book_variety,
-                                     self._book_rng, DISC_SCALE, self.settings.threads)
-                if played is not None:
-                    return played
-            try:
-                return self._search(board, budget, seconds, solve, on_progress)
-            finally:
-                if self._forest.pending:      # interrupted between gathering and evaluating
-                    self._forest.cancel()
+    def solve_time(self, board: Board, seconds: Optional[float],
+                   pace: SolverPace) -> Optional[float]:
+        s = self.settings
+        if not starts_with_solve(board, s.endgame_empties, s.endgame_by_time, seconds, pace):
+            return None
+        return solve_seconds(seconds)
 
-    def _search(self, board: Board, budget: Optional[int], seconds: Optional[float],
-                solve: bool, on_progress: Optional[Callable[[SearchResult], None]] = None
-                ) -> SearchResult:
-        s, forest = self.settings, self._forest
-        start = time.monotonic()
-        if solve and not self._stop and starts_with_solve(
-                board, s.endgame_empties, s.endgame_by_time, seconds, self._pace):
-            # The solver gets half the time (the tree search keeps the rest if it fails).
-            until = start + solve_seconds(seconds)
-            exact = exact_result(board, self._solver, start, until, pace=self._pace)
-            if exact is not None:
-                self._root = None             # the tree no longer matches the game
-                return exact
-        reused = self._place_root(board)
+    def begin(self, board: Board, budget: Budget) -> None:
+        self._reused = self._place_root(board)
+        forest = self.forest
         if forest.root_expanded(0):
-            root_noise(forest, 0, s, self._rng)
-        noised = forest.root_expanded(0)
-        deadline = start + seconds if seconds is not None else None
-        calls = 0
-        reason = StopReason.ITERATIONS
-        report = start + max(s.progress_interval, MIN_PROGRESS_INTERVAL)
+            root_noise(forest, 0, self.settings, self.rng)
+        self._noised = forest.root_expanded(0)
+        self._budget = budget.iterations
+        self._calls = 0
+
+    def grow(self, until: Optional[float], deadline: Optional[float]) -> Optional[StopReason]:
+        s, forest, budget = self.settings, self.forest, self._budget
         while True:
             done = forest.simulations(0)
             if budget is not None and done >= budget:
-                break
+                return StopReason.ITERATIONS
             # The root is expanded first whatever else happens: a result has moves.
             if forest.root_expanded(0):
-                if deadline is not None and done and time.monotonic() >= deadline:
-                    reason = StopReason.TIME
-                    break
+                if until is not None and done and time.monotonic() >= until:
+                    return None
                 if self._stop:
-                    reason = StopReason.STOPPED
-                    break
+                    return StopReason.STOPPED
                 if forest.root_visits(0) > MAX_ROOT_VISITS - s.batch_size:
-                    break                 # visits are 32-bit counts (hours of search)
-            leaves, recycled = _grow(forest, self.evaluator, s, self._native,
-                                     None if budget is None else budget - done, calls + 1)
-            if leaves and not self._native:
-                calls += 1
+                    return StopReason.ITERATIONS    # visits are 32-bit counts (hours)
+            leaves, recycled = _grow(forest, self.evaluator, s, self.native,
+                                     None if budget is None else budget - done,
+                                     self._calls + 1)
+            if leaves and not self.native:
+                self._calls += 1
             self.recycled += recycled
-            if not noised and forest.root_expanded(0):
-                root_noise(forest, 0, s, self._rng)
-                noised = True
-            if on_progress is not None and forest.root_expanded(0) \
-                    and time.monotonic() >= report:
-                on_progress(self._result(forest.simulations(0), reused, start,
-                                         StopReason.RUNNING))
-                report = time.monotonic() + max(s.progress_interval, MIN_PROGRESS_INTERVAL)
-        self.evaluator_calls += calls
-        return self._result(forest.simulations(0), reused, start, reason)
+            if not self._noised and forest.root_expanded(0):
+                root_noise(forest, 0, s, self.rng)
+                self._noised = True
+
+    def unsettled(self) -> bool:
+        return False
+
+    def finish(self) -> None:
+        self.evaluator_calls += self._calls
+        self._calls = 0
+        if self.forest.pending:                # interrupted between gathering and evaluating
+            self.forest.cancel()
 
     def _place_root(self, board: Board) -> int:
         """Put ``board`` at the tree's root: the old tree's subtree when ``board``
         follows from its root by a few moves, else a fresh tree; the visits kept."""
-        forest, old = self._forest, self._root
+        forest, old = self.forest, self._root
         self._root = board.copy(stack=True)
         if self.settings.reuse_tree and old is not None:
             line = _moves_between(old, board)
@@ -470,19 +323,126 @@ class PUCTPlayer:
         forest.set_root(0, own, opp)
         return 0
 
-    def _result(self, simulations: int, reused: int, start: float,
-                reason: StopReason) -> SearchResult:
-        forest = self._forest
+    def result(self, board: Board, start: float, reason: StopReason) -> SearchResult:
+        forest = self.forest
         moves, visits, values, _ = forest.root_children(0)
         best = best_root_move(moves, visits, values)
         stats = [MoveStats(int(m), int(n), (float(q) + 1) / 2)
                  for m, n, q in sorted(zip(moves, visits, values), key=lambda r: -r[1])]
         return SearchResult(
-            best_move=best, iterations=simulations, root_visits=int(visits.sum()),
+            best_move=best, iterations=forest.simulations(0), root_visits=int(visits.sum()),
             nodes=forest.nodes(0), elapsed=time.monotonic() - start,
             win_rate=(root_mean(visits, values) + 1) / 2,
             principal_variation=forest.principal_variation(0), moves=stats,
-            stop_reason=reason, reused_visits=reused)
+            stop_reason=reason, reused_visits=self._reused, threads=self.threads)
+
+    def ponder(self, board: Board, inside: Set[int]
+               ) -> Optional[Tuple[str, Work, Callable[[], None], Optional[Callable[[], None]]]]:
+        if not self.settings.reuse_tree:
+            return None
+        self._place_root(board)
+        end = threading.Event()
+        return ("cythello-puct-ponder",
+                [(_ponder_loop, (self.forest, self.evaluator, self.settings, self.native,
+                                 end, inside))], end.set, None)
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def clear_stop(self) -> None:
+        self._stop = False
+
+    def forget(self) -> None:
+        self._root = None
+
+
+class PUCTPlayer(Engine):
+    """A player whose search is PUCT guided by ``evaluator`` (see :mod:`cythello.nn`
+    for the contract): the engine shell (:class:`~.engine.Engine`) with the PUCT search;
+    ``settings`` (:class:`PUCTSettings`) or the settings by name.
+
+        >>> player = PUCTPlayer(PatternEvaluator(), time_limit=1.0, batch_size=8)
+        >>> player.choose_move(board)
+
+    The evaluator runs on the calling thread (on a background thread while the player
+    ponders); the tree work between its calls runs in C without the GIL.  The shipped
+    :class:`~cythello.nn.PatternEvaluator` is called in C instead, on ``threads`` threads
+    sharing the tree.  An evaluator
+    that raises leaves the player usable (its exception goes on unchanged); a wrong answer
+    raises :class:`~cythello.errors.EvaluatorError`.  The player serves the NBoard and GTP
+    engines as every player does (per-search limits, a game clock, ``stop`` from another
+    thread, pondering) and plays from an opening book when its settings name one
+    (``book="default"``).  ``choose_move`` draws the game's first ``temperature_moves``
+    moves in proportion to visits ** (1 / temperature), then plays the most visited."""
+
+    LEGACY_ORDER = ("clock", "solve", "stops_seen", "on_progress", "book")
+
+    def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
+                 **options: Any) -> None:
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
+        if settings is not None and not isinstance(settings, PUCTSettings):
+            raise TypeError(f"settings must be PUCTSettings, not {type(settings).__name__}")
+        settings = settings.replace(**options) if settings is not None \
+            else PUCTSettings(**options)
+        _check_threads(evaluator, settings)
+        self._puct = PUCTSearch(evaluator, settings)
+        super().__init__(settings, self._puct, load_book(settings.book))
+        self.settings: PUCTSettings = settings
+
+    @property
+    def evaluator(self) -> Evaluate:
+        """The network (or any evaluator) guiding the search; it may be replaced between
+        searches."""
+        return self._puct.evaluator
+
+    @evaluator.setter
+    def evaluator(self, evaluator: Evaluate) -> None:
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
+        _check_threads(evaluator, self.settings)
+        self._puct.evaluator = evaluator
+        self._puct.native = runs_in_c(evaluator)
+
+    @property
+    def evaluator_calls(self) -> int:
+        """Calls of the evaluator from Python, over the player's life."""
+        return self._puct.evaluator_calls
+
+    @property
+    def recycled(self) -> int:
+        """Recyclings of the tree, over the player's life."""
+        return self._puct.recycled
+
+    @property
+    def _forest(self) -> PuctForest:
+        """The backend's tree (for tests that look inside)."""
+        return self._puct.forest
+
+    def _choose(self, board: Board, result: SearchResult) -> int:
+        s = self.settings
+        if board.ply < s.temperature_moves and result.moves:
+            moves = np.array([m.move for m in result.moves])
+            visits = np.array([m.visits for m in result.moves])
+            if visits.sum() > 0:
+                return draw_move(moves, visits, s.temperature, self._puct.rng)
+        return result.best_move
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.settings.as_dict().items()
+                   if v != getattr(PUCTSettings(), k)}
+        text = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"PUCTPlayer({self.evaluator!r}{', ' if text else ''}{text})"
+
+    def __reduce__(self) -> Any:
+        return (_player, (self.evaluator, self.settings))
+
+
+def _check_threads(evaluator: Evaluate, settings: PUCTSettings) -> None:
+    if settings.threads > 1 and not runs_in_c(evaluator):
+        raise SettingsError(f"threads={settings.threads} needs the shipped "
+                            "PatternEvaluator, which the threads call in C; a network "
+                            "called from Python spreads its search with batch_size")
 
 
 def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, native: bool,
