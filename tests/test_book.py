@@ -275,6 +275,38 @@ def test_bad_build_settings_are_errors():
         BuildSettings(margin=-1)
     with pytest.raises(TypeError):
         BuildSettings(depth=2.5)
+    with pytest.raises(ValueError, match="probcut"):
+        BuildSettings(probcut=0)
+
+
+def test_a_selective_build_values_moves_by_multi_probcut_and_says_so(tmp_path):
+    from cythello.eval.weights import load_eval_weights
+    from cythello.search._midgame import search_many
+    settings = BuildSettings(plies=4, depth=10, probcut=1.0)
+    b = BookBuilder(settings, tmp_path / "cut.cybook")
+    b.run(rounds=1)
+    b.save()
+    assert BookBuilder(None, tmp_path / "cut.cybook").settings == settings   # in the header
+    # The moves of its last ply's positions are valued by the selective search (9 plies
+    # below each move), not by a full-width one.
+    book = Book.load(tmp_path / "cut.cybook")
+    weights = load_eval_weights("default")
+    checked = differ = 0
+    for board in all_boards(book):
+        if 60 - board.empties() != 4:
+            continue
+        moves = {m.move: m.value for m in book.moves(board)}
+        kids = []
+        for move in moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            kids.append(child.position())
+        own, opp = (np.array(x, dtype=np.uint64) for x in zip(*kids))
+        values = np.array([moves[m] for m in moves])
+        assert np.allclose(values, -search_many(own, opp, 9, weights, 1.0), atol=1 / 8)
+        differ += not np.allclose(values, -search_many(own, opp, 9, weights), atol=1 / 8)
+        checked += 1
+    assert checked >= 3 and differ >= 1
 
 
 # -- playing from it --------------------------------------------------------------------------
