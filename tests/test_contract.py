@@ -294,3 +294,21 @@ def test_a_clock_gives_the_time_and_a_level_keeps_its_cap(kind):
     timed = free.search(MIDGAME, clock=clock)
     assert timed.stop_reason == "time" and timed.elapsed < 30       # the clock ended it
     assert free.search(MIDGAME, time_limit=0.05, clock=clock).stop_reason == "time"
+
+
+def test_the_settings_every_search_shares_mean_one_thing():
+    """Declared once (search/settings.py) and taken by each settings type: one name, one
+    text and one kind of value, whatever the search (a default may differ)."""
+    from dataclasses import fields
+    types = [cy.SearchSettings, cy.PUCTSettings, cy.AlphaBetaSettings]
+    bad = {"time_limit": -1, "seed": "x", "book": 3, "book_variety": -1, "endgame_empties": -1}
+    for name, value in bad.items():
+        docs = {f.metadata["doc"] for t in types for f in fields(t) if f.name == name}
+        assert len(docs) == 1, name
+        for t in types:
+            with pytest.raises((TypeError, SettingsError)):
+                t(**{name: value})
+    budgets = {t: next(f.metadata["doc"] for f in fields(t)
+                       if f.name in ("iterations", "nodes")) for t in types}
+    assert {doc.split(" per search")[0] for doc in budgets.values()} == \
+        {"iterations", "simulations", "nodes"}

@@ -34,18 +34,20 @@ from .engine import Budget, Engine, Work
 from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
 from .settings import (
-    _BOOK,
     _FLAG,
-    _SECONDS,
-    _SEED,
     _WEIGHTS,
-    MAX_ITERATIONS,
     SettingsType,
     _int,
     _number,
     _setting,
+    book_setting,
+    book_variety_setting,
+    budget_setting,
     check_fields,
+    endgame_empties_setting,
     load_eval_weights,
+    seed_setting,
+    time_limit_setting,
 )
 from .states import StopReason
 
@@ -76,16 +78,12 @@ class AlphaBetaSettings(SettingsType):
 
     depth: Optional[int] = _setting(None, _int(1, MAX_ALPHABETA_DEPTH),
                                     "the deepest iteration of a search", optional=True)
-    time_limit: Optional[float] = _setting(None, _SECONDS, "seconds per search",
-                                           optional=True)
-    nodes: Optional[int] = _setting(None, _int(1, MAX_ITERATIONS), "nodes per search (its "
-                                    "iterations; with time_limit: whichever comes first)",
-                                    optional=True)
+    time_limit: Optional[float] = time_limit_setting()
+    nodes: Optional[int] = budget_setting("nodes")          # its iterations
     probcut: Optional[float] = _setting(
         None, _number(0, MAX_PROBCUT, low_open=True), "Multi-ProbCut's width in standard "
         "deviations (1.5: each cut 87 % sure; None: a full-width search)", optional=True)
-    endgame_empties: int = _setting(14, _int(0, 30), "solve exactly from this many empty "
-                                    "squares (0: never)")
+    endgame_empties: int = endgame_empties_setting(14, 30)
     endgame_by_time: bool = _setting(True, _FLAG, "with a time limit, also solve from as "
                                      "many empties (at most 26) as half the time affords at "
                                      "the solver's measured speed")
@@ -94,11 +92,9 @@ class AlphaBetaSettings(SettingsType):
     table_bits: int = _setting(DEFAULT_TABLE_BITS, _int(10, 24), "the transposition "
                                "table: 2 ** table_bits buckets of two 32-byte entries "
                                "(16: 4 MB; each bit more doubles it)")
-    book: Any = _setting(None, _BOOK, "the opening book: 'default', a book file or a Book "
-                         "(None: no book)", optional=True)
-    book_variety: float = _setting(0.0, _number(0, 64), "discs: a book move is drawn among "
-                                   "those within this of the best (0: the best)")
-    seed: Optional[int] = _setting(None, _SEED, "seeds the book's draws", optional=True)
+    book: Any = book_setting()
+    book_variety: float = book_variety_setting()
+    seed: Optional[int] = seed_setting()
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -30,10 +30,7 @@ from .engine import Budget, Engine, Work
 from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult
 from .settings import (
-    _BOOK,
     _FLAG,
-    _SECONDS,
-    _SEED,
     DEFAULT_MAX_NODES,
     MAX_ITERATIONS,
     MAX_NODES,
@@ -43,8 +40,17 @@ from .settings import (
     _int,
     _number,
     _setting,
+    book_setting,
+    book_variety_setting,
+    budget_setting,
     check_fields,
+    endgame_by_time_setting,
+    endgame_empties_setting,
+    progress_interval_setting,
     renamed_settings,
+    reuse_tree_setting,
+    seed_setting,
+    time_limit_setting,
 )
 from .states import StopReason
 
@@ -71,10 +77,8 @@ class PUCTSettings(SettingsType):
     ``simulations`` here, which still works, with a DeprecationWarning).  The defaults are AlphaZero's where it published them (c_puct 1.25 at
     its simulation counts, noise fraction 0.25) and one leaf per evaluator call."""
 
-    iterations: Optional[int] = _setting(
-        None, _int(1, MAX_ITERATIONS), "simulations per search (with time_limit: whichever "
-        "comes first; formerly simulations)", optional=True)
-    time_limit: Optional[float] = _setting(None, _SECONDS, "seconds per search", optional=True)
+    iterations: Optional[int] = budget_setting("simulations")      # formerly simulations
+    time_limit: Optional[float] = time_limit_setting()
     c_puct: float = _setting(1.25, _number(0, 100), "weight of the prior term "
                              "c_puct * P * sqrt(N) / (1 + n)")
     fpu: str = _setting("parent", _choice("parent", "draw", "loss"), "the value of an "
@@ -97,29 +101,19 @@ class PUCTSettings(SettingsType):
                                   "in proportion to visits ** (1 / temperature) early on")
     temperature_moves: int = _setting(0, _int(0, 60), "how many of a game's first moves "
                                       "are drawn so (then: the most visited)")
-    reuse_tree: bool = _setting(True, _FLAG, "keep the subtree of the position reached "
-                                "for the next search")
-    endgame_empties: int = _setting(0, _int(0, 60), "solve exactly from this many empty "
-                                    "squares, as MCTSPlayer does (0: never; the network "
-                                    "plays to the end)")
-    endgame_by_time: bool = _setting(False, _FLAG, "endgame_empties is the most: solve "
-                                     "from as many empties as the search's time affords "
-                                     "at the solver's measured speed")
+    reuse_tree: bool = reuse_tree_setting()
+    endgame_empties: int = endgame_empties_setting(0)     # the network plays to the end
+    endgame_by_time: bool = endgame_by_time_setting()
     max_nodes: Optional[int] = _setting(
         None, _int(16, MAX_NODES), f"each tree's node cap, 24 bytes a node (default "
         f"{DEFAULT_MAX_NODES:,} per thread searching it)", optional=True)
     recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
                              "visited nodes and grows on (false: it stops growing and "
                              "searches on within the nodes it has)")
-    seed: Optional[int] = _setting(None, _SEED, "seeds the noise and the move draws "
-                                   "(None: fresh)", optional=True)
-    progress_interval: float = _setting(0.25, _SECONDS, "seconds between a search's "
-                                        "on_progress reports")
-    book: Any = _setting(None, _BOOK, "the opening book a player plays from without "
-                         "searching: 'default', a book file or a Book (None: no book)",
-                         optional=True)
-    book_variety: float = _setting(0.0, _number(0, 64), "discs: a book move is drawn among "
-                                   "those within this of the best (0: the best)")
+    seed: Optional[int] = seed_setting()
+    progress_interval: float = progress_interval_setting()
+    book: Any = book_setting()
+    book_variety: float = book_variety_setting()
 
     KIND: ClassVar[str] = "PUCT"
     RENAMED: ClassVar[Dict[str, str]] = {"simulations": "iterations"}

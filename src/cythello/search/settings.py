@@ -110,6 +110,67 @@ def _setting(default: Any, kind: _Kind, doc: str, optional: bool = False) -> Any
     return field(default=default, metadata={"kind": kind, "doc": doc, "optional": optional})
 
 
+# -- the settings every search shares, declared once ------------------------------------------
+# The engine shell (search/engine.py) reads these from whichever settings type a player has:
+# each type takes its fields from here, so that a name means one thing in every search.  A
+# search keeps its own default where its matches chose one (the exact solver from 20
+# empties for UCT, none for PUCT, 14 for alpha-beta) and names its unit of work.
+
+def budget_setting(unit: str) -> Any:
+    """A search's budget: ``unit`` (its iterations) per search."""
+    return _setting(None, _int(1, MAX_ITERATIONS), f"{unit} per search (with time_limit: "
+                    "whichever comes first)", optional=True)
+
+
+def time_limit_setting() -> Any:
+    """Seconds per search."""
+    return _setting(None, _SECONDS, "seconds per search", optional=True)
+
+
+def seed_setting() -> Any:
+    """The seed of a player's draws."""
+    return _setting(None, _SEED, "makes a player's draws reproducible (its searches' and its "
+                    "book's; a tree shared by threads still races); None: a fresh seed",
+                    optional=True)
+
+
+def endgame_empties_setting(default: int, most: int = 60) -> Any:
+    """From how many empties a search hands the position to the exact solver."""
+    return _setting(default, _int(0, most), "solve exactly from this many empty squares "
+                    "(0: never)")
+
+
+def endgame_by_time_setting() -> Any:
+    """The tree searches' solve-by-time rule (endgame_play.starts_with_solve)."""
+    return _setting(False, _FLAG, "endgame_empties is the most: solve from as many "
+                    "empties as the search's time affords at the solver's measured speed")
+
+
+def progress_interval_setting() -> Any:
+    """Seconds between progress reports (a search that can pause)."""
+    return _setting(0.25, _SECONDS, "seconds between on_progress reports")
+
+
+def reuse_tree_setting() -> Any:
+    """A tree search's reuse of the subtree reached."""
+    return _setting(True, _FLAG, "keep the subtree of the position reached for the next "
+                    "search (and ponder into it)")
+
+
+def book_setting() -> Any:
+    """The opening book a player plays from."""
+    return _setting(None, _BOOK, "the opening book a player plays from without searching: "
+                    "'default' (the shipped book), a book file or a Book (None: no book)",
+                    optional=True)
+
+
+def book_variety_setting() -> Any:
+    """How far from the best a book move may be drawn."""
+    return _setting(0.0, _number(0, 64), "discs: a book move is drawn among those within "
+                    "this of the best, the better ones more often (0: the best, ties drawn "
+                    "evenly)")
+
+
 _Settings = TypeVar("_Settings", bound="SettingsType")
 
 
@@ -148,11 +209,8 @@ class SearchSettings(SettingsType):
     ``SearchSettings.preset("classic")`` is plain UCT with playouts and no evaluation, as
     cythello 0.1.0 searched."""
 
-    iterations: Optional[int] = _setting(
-        None, _int(1, MAX_ITERATIONS), "iterations per search (with time_limit: whichever "
-        "comes first)", optional=True)
-    time_limit: Optional[float] = _setting(
-        None, _SECONDS, "seconds per search", optional=True)
+    iterations: Optional[int] = budget_setting("iterations")
+    time_limit: Optional[float] = time_limit_setting()
     exploration: float = _setting(
         0.6, _number(0, 100), "UCB1's exploration constant c")
     # Tolpin & Shimony's UCB-sqrt at the root (simple regret: only the move played counts
@@ -167,11 +225,8 @@ class SearchSettings(SettingsType):
     parallel: str = _setting(
         "tree", _choice("tree", "root"), "threads share one tree with virtual loss (tree) or "
         "grow one each and sum their root statistics (root: reproducible with a seed)")
-    seed: Optional[int] = _setting(
-        None, _SEED, "makes searches reproducible (except a shared tree's, whose threads "
-        "race); None: a fresh seed", optional=True)
-    reuse_tree: bool = _setting(
-        True, _FLAG, "keep the subtree of the position reached for the next search")
+    seed: Optional[int] = seed_setting()
+    reuse_tree: bool = reuse_tree_setting()
     max_nodes: Optional[int] = _setting(
         None, _int(16, MAX_NODES), f"each tree's node cap (default {DEFAULT_MAX_NODES:,} "
         "per thread searching it)", optional=True)
@@ -183,13 +238,9 @@ class SearchSettings(SettingsType):
         "on (false: the search stops when the pool is full)")
     disc_weight: float = _setting(
         0.0, _number(0, 1), "weight of the final disc difference in a playout's reward")
-    progress_interval: float = _setting(
-        0.25, _SECONDS, "seconds between on_progress reports")
-    endgame_empties: int = _setting(
-        20, _int(0, 60), "solve exactly from this many empty squares (0: never)")
-    endgame_by_time: bool = _setting(
-        False, _FLAG, "endgame_empties is the most: solve from as many empties as the "
-        "search's time affords at the solver's measured speed")
+    progress_interval: float = progress_interval_setting()
+    endgame_empties: int = endgame_empties_setting(20)
+    endgame_by_time: bool = endgame_by_time_setting()
     progressive_bias: float = _setting(
         0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
     eval_weights: Any = _setting(
@@ -220,12 +271,8 @@ class SearchSettings(SettingsType):
         0.0, _number(0, 100), "on a game clock, budgets more for an unsettled position")
     expand_after: int = _setting(
         1, _int(1, 1 << 20), "visits of a leaf before it is expanded")
-    book: Any = _setting(
-        None, _BOOK, "the opening book a player plays from without searching: 'default' "
-        "(the shipped book), a book file or a Book (None: no book)", optional=True)
-    book_variety: float = _setting(
-        0.0, _number(0, 64), "discs: a book move is drawn among those within this of the "
-        "best, the better ones more often (0: the best, ties drawn evenly)")
+    book: Any = book_setting()
+    book_variety: float = book_variety_setting()
 
     def __post_init__(self) -> None:
         check_fields(self)
