@@ -167,7 +167,7 @@ def test_analyse_without_options_runs_the_strong_search_for_two_seconds():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["stop_reason"] == "time" and data["iterations"] > 1000
-    assert data["value"] is not None                     # the evaluation was on
+    assert data["discs"] is not None and all(m["discs"] is not None for m in data["moves"])
     assert "searching" not in out.stderr                 # no progress line off a terminal
 
 

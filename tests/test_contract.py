@@ -312,3 +312,13 @@ def test_the_settings_every_search_shares_mean_one_thing():
                        if f.name in ("iterations", "nodes")) for t in types}
     assert {doc.split(" per search")[0] for doc in budgets.values()} == \
         {"iterations", "simulations", "nodes"}
+
+
+def test_a_game_reviewed_by_any_player_values_every_move(kind):
+    """The review values each move played, searched or not (a move a search left
+    unvisited, or alpha-beta's non-best moves, by a search of the position it reached)."""
+    game = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    reviews = cy.analyse_game(game.root(), game.move_stack, make(kind, budget=100, seed=1))
+    searched = [r for r in reviews if not r.forced]
+    assert searched and all(r.value is not None and r.loss is not None for r in searched)
+    assert all(r.loss == 0.0 for r in searched if r.move == r.best)

@@ -245,11 +245,3 @@ def test_the_alphabeta_player_plays_from_its_book():
     searched = player.search(Board(), book=False)
     assert searched.stop_reason != "book" and searched.depth >= 1
     assert cy.make_player("alphabeta:time=0.2,book=none").book is None
-
-
-def test_a_game_reviewed_by_the_alphabeta_player_values_every_move():
-    game = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
-    reviews = cy.analyse_game(game.root(), game.move_stack, cy.AlphaBetaPlayer(depth=4))
-    searched = [r for r in reviews if not r.forced]
-    assert searched and all(r.value is not None and r.loss is not None for r in searched)
-    assert all(r.loss == 0.0 for r in searched if r.move == r.best)

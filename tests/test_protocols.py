@@ -536,7 +536,13 @@ def test_make_player_specs():
     assert (p.iterations, p.rollout, p.endgame_empties, p.progressive_bias, p.time_limit,
             p.max_nodes) == (300, "random", 10, 2.0, 1.5, None)
     assert make_player("mcts:preset=hard,threads=2").settings.threads == 2
-    assert make_player("hard").settings.iterations == cy.PRESETS["hard"]["iterations"]
+    # A level is the search that won its matches, at the level's settings.
+    from cythello.search.presets import LEVEL_SEARCH, PUCT_LEVELS
+    hard = make_player("hard")
+    assert isinstance(hard, cy.PUCTPlayer) and LEVEL_SEARCH["hard"] == "puct"
+    assert hard.settings.iterations == PUCT_LEVELS["hard"]["iterations"]
+    assert isinstance(make_player("easy"), cy.MCTSPlayer)
+    assert make_player("mcts:preset=hard").settings.iterations == cy.PRESETS["hard"]["iterations"]
     assert isinstance(make_player("random", seed=1), cy.RandomPlayer)
     with pytest.raises(cy.SettingsError, match="unknown setting 'flavour'"):
         make_player("mcts:flavour=vanilla")

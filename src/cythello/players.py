@@ -1,7 +1,7 @@
 """Players from specs: the one place that turns a short text into a player, for the command
 line, match workers, benchmarks and scripts alike::
 
-    cythello.make_player("expert")                       # a preset
+    cythello.make_player("expert")                       # a level: the search that won it
     cythello.make_player("mcts:time=0.5,threads=2")      # MCTSPlayer settings
     cythello.make_player("puct:time=1,batch_size=16")    # PUCTPlayer with the evaluation
     cythello.make_player("alphabeta:depth=6")
@@ -17,10 +17,10 @@ from typing import Any, Callable, Dict, Iterable, Optional
 from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
 from .search.players import MCTSPlayer, RandomPlayer
-from .search.presets import PRESETS
+from .search.presets import LEVEL_SEARCH, PRESETS, PUCT_LEVELS
 from .search.settings import parse_setting, setting_names
 
-__all__ = ["make_player", "SPEC_HELP"]
+__all__ = ["make_player", "level_player", "SPEC_HELP"]
 
 # What a spec can be, for help texts.
 SPEC_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
@@ -103,6 +103,21 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     return PUCTPlayer(PatternEvaluator(**scales), **settings)
 
 
+def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any:
+    """The player of a preset: for a difficulty level (``easy``, ``medium``, ``hard``,
+    ``expert``) the search that won the level's matches (``LEVEL_SEARCH`` in
+    :mod:`cythello.search.presets`: PUCT guided by the evaluation from medium up) at the
+    level's settings; ``classic`` is plain UCT.  ``overrides`` are that search's settings."""
+    if name not in PRESETS:
+        raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    if LEVEL_SEARCH.get(name) == "puct":
+        from .nn import PatternEvaluator
+        from .search.puct import PUCTPlayer
+        return PUCTPlayer(PatternEvaluator(), **{**PUCT_LEVELS[name], "seed": seed,
+                                                 **overrides})
+    return MCTSPlayer.preset(name, seed=seed, **overrides)
+
+
 def make_player(spec: str, seed: Optional[int] = None) -> Any:
     """A player from a spec: a preset name, ``random``, ``mcts:key=value,...``,
     ``puct:key=value,...``, ``alphabeta:depth=N``, ``gtp:COMMAND`` or
@@ -110,7 +125,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     from .protocols import engine as eng
     kind, _, rest = spec.partition(":")
     if spec in PRESETS:
-        return MCTSPlayer.preset(spec, seed=seed)
+        return level_player(spec, seed)
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":

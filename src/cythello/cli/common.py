@@ -13,6 +13,7 @@ from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.engine import EnginePlayer
 from ..search.players import PRESETS, MCTSPlayer
+from ..search.presets import LEVEL_SEARCH, PUCT_LEVELS
 
 if TYPE_CHECKING:
     from ..search.puct import PUCTPlayer
@@ -122,20 +123,30 @@ def _budget(args: argparse.Namespace, preset: Dict[str, Any], name: str) -> Dict
 
 def add_search_choice(p: argparse.ArgumentParser) -> None:
     """``--search``: which search a command's engine player runs."""
-    p.add_argument("--search", choices=("uct", "puct", "alphabeta"), default="uct",
-                   help="the search: UCT with evaluated leaves (the presets', the "
-                        "default), PUCT guided by the same evaluation (its one-ply "
-                        "values as priors and value), or the classic alpha-beta with "
-                        "Multi-ProbCut "
-                        "(its --iterations are nodes); with the preset's limits")
+    p.add_argument("--search", choices=("uct", "puct", "alphabeta"),
+                   help="the search: UCT with evaluated leaves, PUCT guided by the same "
+                        "evaluation (shallow-search values as priors and value), or the "
+                        "classic alpha-beta with Multi-ProbCut (its --iterations are "
+                        "nodes); with the preset's limits (default: the search that won "
+                        "the preset's matches: PUCT from medium up, UCT for easy; "
+                        "without a preset, the expert's)")
+
+
+def search_of(args: argparse.Namespace) -> str:
+    """The search a command runs: ``--search``, else the preset's (the one that won its
+    matches), else the expert's."""
+    if getattr(args, "search", None) is not None:
+        return str(args.search)
+    return LEVEL_SEARCH.get(args.preset or "expert", "uct")
 
 
 def engine_player(args: argparse.Namespace) -> EnginePlayer:
-    """The player a command serves or plays with: the UCT search of the preset, PUCT
-    (``--search puct``) or alpha-beta (``--search alphabeta``)."""
-    if args.search == "puct":
+    """The player a command serves or plays with: the search of :func:`search_of` -- UCT,
+    PUCT or alpha-beta -- at the preset's settings, the options overriding them."""
+    search = search_of(args)
+    if search == "puct":
         return puct_player_from_args(args)
-    if args.search == "alphabeta":
+    if search == "alphabeta":
         return alphabeta_player_from_args(args)
     return player_from_args(args)
 
@@ -170,8 +181,15 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     --threads/--seed say otherwise; the UCT search's own options are refused by name."""
     from ..nn import PatternEvaluator
     from ..search.puct import PUCTPlayer
-    _refuse(args, _UCT_ONLY, "the UCT search's options, not PUCT's (--search puct)")
-    preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
+    whose = "--search puct" if getattr(args, "search", None) else f"the {args.preset} preset"
+    _refuse(args, _UCT_ONLY, f"the UCT search's options, not PUCT's (the search of {whose}; "
+            "--search uct for UCT)")
+    preset: Dict[str, Any]
+    if args.preset is None:          # the expert's exact solver, the command line's budget
+        preset = {k: v for k, v in PUCT_LEVELS["expert"].items()
+                  if k not in ("iterations", "time_limit")}
+    else:
+        preset = dict(PUCT_LEVELS.get(args.preset, PRESETS[args.preset]))
     settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0),
                                 "endgame_by_time": preset.get("endgame_by_time", False),
                                 **_budget(args, preset, "iterations"), **_book_options(args)}

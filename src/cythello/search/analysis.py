@@ -69,9 +69,10 @@ def analyse_game(start: Board, moves: Sequence[int], player: EnginePlayer,
             review.best_value = values.get(result.best_move,
                                            max(values.values()) if values else None)
             review.value = values.get(move)
-            if review.value is None and result.depth is not None:
-                # An alpha-beta search values its best move only: the move played is
-                # valued by a search of the position it reached, from the other side.
+            if review.value is None:
+                # A move the search did not value (alpha-beta values its best move only, a
+                # tree search leaves some moves unvisited): the move played is valued by a
+                # search of the position it reached, from the other side.
                 after = board.copy(stack=False)
                 after.push(move)
                 if after.is_game_over():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Dict
 
-__all__ = ["PRESETS", "CLASSIC"]
+__all__ = ["PRESETS", "CLASSIC", "LEVELS", "LEVEL_SEARCH", "PUCT_LEVELS"]
 
 SQRT2 = math.sqrt(2.0)
 
@@ -38,3 +38,22 @@ PRESETS: Dict[str, Dict[str, object]] = {
                **_WITH_EVALUATION},
     "classic": CLASSIC,
 }
+
+# Which search plays each level, chosen by matches at the level's time between the
+# searches (200 games each, paired openings, equal time: docs/results/strength.md).  PUCT
+# guided by the evaluation won medium's and hard's (+255 and +171 Elo) and the expert's at
+# 0.25 s and 1 s; easy stays the classic UCT with random playouts, weak by design.
+# ``MCTSPlayer.preset(name)`` is still the UCT search at the level's settings (PRESETS);
+# ``cythello.make_player(name)``, the command line and the GUI engines play the level.
+LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
+                                "expert": "puct"}
+# The PUCT settings of the levels PUCT plays: budgets of about the UCT level's time (a
+# PUCT simulation costs about 2.4 UCT iterations of the expert's kind), the same exact
+# solver.
+PUCT_LEVELS: Dict[str, Dict[str, object]] = {
+    "medium": {"iterations": 400, "endgame_empties": 12},
+    "hard": {"iterations": 8_000, "endgame_empties": 18},
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True},
+}
+LEVELS = ("easy", "medium", "hard", "expert")
+

@@ -126,9 +126,11 @@ class SearchResult:
         d = asdict(self)
         d["best_move_name"] = self.best_move_name
         d["iterations_per_second"] = self.iterations_per_second
+        d["discs"] = self.discs           # the one scale every search answers in
         d["principal_variation"] = [square_name(m) for m in self.principal_variation]
         for row, stats in zip(d["moves"], self.moves):
             row["name"] = stats.name
+            row["discs"] = stats.discs
         return d
 
 
