@@ -181,7 +181,8 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     --threads/--seed say otherwise; the UCT search's own options are refused by name."""
     from ..nn import PatternEvaluator
     from ..search.puct import PUCTPlayer
-    whose = "--search puct" if getattr(args, "search", None) else f"the {args.preset} preset"
+    whose = ("--search puct" if getattr(args, "search", None) else
+             f"the {args.preset} preset" if args.preset else "the default")
     _refuse(args, _UCT_ONLY, f"the UCT search's options, not PUCT's (the search of {whose}; "
             "--search uct for UCT)")
     preset: Dict[str, Any]
