@@ -94,6 +94,15 @@ def starts_with_solve(board: Board, endgame_empties: int, by_time: bool,
     return not by_time or empties <= pace.empties_within(solve_seconds(time_limit))
 
 
+def solve_time(board: Board, endgame_empties: int, by_time: bool,
+               time_limit: Optional[float], pace: SolverPace) -> Optional[float]:
+    """The seconds a tree search of ``time_limit`` gives an exact solve of ``board`` first
+    (:func:`starts_with_solve`'s rule), or None when it does not start with one."""
+    if not starts_with_solve(board, endgame_empties, by_time, time_limit, pace):
+        return None
+    return solve_seconds(time_limit)
+
+
 def exact_result(board: Board, solver: Solver, start: float, deadline: float,
                  threads: int = 1, pace: Optional[SolverPace] = None) -> Optional[SearchResult]:
     """The solver's perfect move as a search result; or, when time runs out after the

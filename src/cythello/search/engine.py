@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import time
 import warnings
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Sequence, Set, Tuple
 
 from ..book.store import Book
@@ -30,7 +29,7 @@ from ._endgame import Solver
 from .book_play import book_result
 from .clock import Clock
 from .endgame_play import SolverPace, exact_result
-from .limits import Limit, PlayResult, call_limits, play_result
+from .limits import Budget, Limit, PlayResult, call_limits, play_result
 from .results import SearchResult
 from .states import StopReason
 from .turns import PonderJob, Turns
@@ -94,19 +93,6 @@ class EnginePlayer(Protocol):
     def reset(self) -> None:
         """Forget the game (its tree and pondering): the next position is unrelated."""
         ...
-
-
-@dataclass(frozen=True)
-class Budget:
-    """One search's limits, settled before it starts: ``iterations`` in the backend's unit
-    of work (UCT iterations, PUCT simulations, alpha-beta nodes; None: unbounded),
-    ``seconds`` (None: untimed), ``depth`` (plies, for a search that has them) and
-    ``extra`` seconds an unsettled position may add under a game clock."""
-
-    iterations: Optional[int]
-    seconds: Optional[float]
-    depth: Optional[int] = None
-    extra: float = 0.0
 
 
 class SearchBackend(Protocol):

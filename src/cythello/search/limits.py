@@ -15,7 +15,8 @@ from .clock import Clock
 from .results import SearchResult
 from .settings import MAX_ITERATIONS, check_int, check_time
 
-__all__ = ["Limit", "PlayResult", "call_limits", "play_result", "search_budget"]
+__all__ = ["Limit", "PlayResult", "Budget", "call_limits", "play_result", "search_budget",
+           "tree_budget"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,33 @@ def search_budget(own: Tuple[Optional[int], Optional[float]], cap: Optional[int]
     if iterations is None and time_limit is None:
         return own
     return iterations, time_limit
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One search's limits, settled before it starts: ``iterations`` in the backend's unit
+    of work (UCT iterations, PUCT simulations, alpha-beta nodes; None: unbounded),
+    ``seconds`` (None: untimed), ``depth`` (plies, for a search that has them) and
+    ``extra`` seconds an unsettled position may add under a game clock."""
+
+    iterations: Optional[int]
+    seconds: Optional[float]
+    depth: Optional[int] = None
+    extra: float = 0.0
+
+
+def tree_budget(settings: Any, empties: int, iterations: Optional[int],
+                time_limit: Optional[float], clock: Optional[Clock],
+                extension: float = 0.0) -> Budget:
+    """A tree search's budget from its ``settings`` (``limits`` and the ``iterations``
+    cap) and the call's limits (:func:`search_budget`), with up to ``extension`` budgets
+    more for an unsettled position under a ``clock``."""
+    n, seconds = search_budget(settings.limits, settings.iterations, iterations, time_limit,
+                               clock, empties)
+    extra = 0.0
+    if clock is not None and seconds is not None and extension > 0:
+        extra = clock.extension(seconds, extension)
+    return Budget(n, seconds, None, extra)
 
 
 def play_result(result: SearchResult) -> PlayResult:

@@ -25,9 +25,9 @@ from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._puct import PuctForest
 from .clock import Clock
-from .endgame_play import SolverPace, solve_seconds, starts_with_solve
+from .endgame_play import SolverPace, solve_time
 from .engine import Budget, Engine, Work
-from .limits import search_budget
+from .limits import tree_budget
 from .results import DISC_SCALE, MoveStats, SearchResult
 from .settings import (
     _FLAG,
@@ -244,17 +244,12 @@ class PUCTSearch:
 
     def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
                clock: Optional[Clock], depth: Optional[int]) -> Budget:
-        s = self.settings
-        iterations, seconds = search_budget(s.limits, s.iterations, iterations, time_limit,
-                                            clock, board.empties())
-        return Budget(iterations, seconds)
+        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock)
 
     def solve_time(self, board: Board, seconds: Optional[float],
                    pace: SolverPace) -> Optional[float]:
         s = self.settings
-        if not starts_with_solve(board, s.endgame_empties, s.endgame_by_time, seconds, pace):
-            return None
-        return solve_seconds(seconds)
+        return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
 
     def begin(self, board: Board, budget: Budget) -> None:
         self._reused = self._place_root(board)

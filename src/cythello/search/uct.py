@@ -20,9 +20,9 @@ from . import _interruptible
 from ._mcts import SearchTree
 from ._rollout import random_seed
 from .clock import Clock
-from .endgame_play import SolverPace, solve_seconds, starts_with_solve
+from .endgame_play import SolverPace, solve_time
 from .engine import Budget, Engine, Work
-from .limits import search_budget
+from .limits import tree_budget
 from .results import (
     MoveStats,
     RootMove,
@@ -74,20 +74,13 @@ class UCTSearch:
 
     def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
                clock: Optional[Clock], depth: Optional[int]) -> Budget:
-        s = self.settings
-        iterations, seconds = search_budget(s.limits, s.iterations, iterations, time_limit,
-                                            clock, board.empties())
-        extra = 0.0
-        if clock is not None and seconds is not None:
-            extra = clock.extension(seconds, s.time_extension)
-        return Budget(iterations, seconds, None, extra)
+        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock,
+                           self.settings.time_extension)
 
     def solve_time(self, board: Board, seconds: Optional[float],
                    pace: SolverPace) -> Optional[float]:
         s = self.settings
-        if not starts_with_solve(board, s.endgame_empties, s.endgame_by_time, seconds, pace):
-            return None
-        return solve_seconds(seconds)
+        return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
 
     def _tree_seed(self, i: int) -> int:
         seed = self.settings.seed
