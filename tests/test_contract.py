@@ -322,3 +322,20 @@ def test_a_game_reviewed_by_any_player_values_every_move(kind):
     searched = [r for r in reviews if not r.forced]
     assert searched and all(r.value is not None and r.loss is not None for r in searched)
     assert all(r.loss == 0.0 for r in searched if r.move == r.best)
+
+
+def test_an_unsettled_search_takes_more_time_on_a_clock_in_every_tree_search(kind):
+    """The shell's time extension: the start position's four equal moves keep a tree
+    search unsettled, so with time_extension it goes on past its budget (never past the
+    clock's most for a move); alpha-beta has no such rule."""
+    from cythello.search.clock import Clock
+    from cythello.search.results import unsettled
+    assert unsettled({1: 100, 2: 60}, {}) and not unsettled({1: 100, 2: 10}, {1: 0.5, 2: 0.1})
+    assert unsettled({1: 100, 2: 10}, {1: 0.1, 2: 0.5}) and not unsettled({1: 5}, {})
+    if kind == "alphabeta":
+        return
+    clock = Clock(6.0)
+    budget, most = clock.budget(Board().empties()), clock.most()
+    plain = make(kind, time_extension=0.0, seed=1).search(Board(), clock=clock, book=False)
+    longer = make(kind, time_extension=2.0, seed=1).search(Board(), clock=clock, book=False)
+    assert plain.elapsed < budget * 1.5 < longer.elapsed <= min(3 * budget, most) + 0.5

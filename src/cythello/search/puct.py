@@ -28,7 +28,7 @@ from .clock import Clock
 from .endgame_play import SolverPace, solve_time
 from .engine import Budget, Engine, Work
 from .limits import tree_budget
-from .results import DISC_SCALE, MoveStats, SearchResult
+from .results import DISC_SCALE, MoveStats, SearchResult, unsettled
 from .settings import (
     _FLAG,
     DEFAULT_MAX_NODES,
@@ -50,6 +50,7 @@ from .settings import (
     renamed_settings,
     reuse_tree_setting,
     seed_setting,
+    time_extension_setting,
     time_limit_setting,
 )
 from .states import StopReason
@@ -104,6 +105,7 @@ class PUCTSettings(SettingsType):
     reuse_tree: bool = reuse_tree_setting()
     endgame_empties: int = endgame_empties_setting(0)     # the network plays to the end
     endgame_by_time: bool = endgame_by_time_setting()
+    time_extension: float = time_extension_setting()
     max_nodes: Optional[int] = _setting(
         None, _int(16, MAX_NODES), f"each tree's node cap, 24 bytes a node (default "
         f"{DEFAULT_MAX_NODES:,} per thread searching it)", optional=True)
@@ -244,7 +246,8 @@ class PUCTSearch:
 
     def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
                clock: Optional[Clock], depth: Optional[int]) -> Budget:
-        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock)
+        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock,
+                           self.settings.time_extension)
 
     def solve_time(self, board: Board, seconds: Optional[float],
                    pace: SolverPace) -> Optional[float]:
@@ -285,7 +288,9 @@ class PUCTSearch:
                 self._noised = True
 
     def unsettled(self) -> bool:
-        return False
+        moves, visits, values, _ = self.forest.root_children(0)
+        return unsettled({int(m): int(n) for m, n in zip(moves, visits)},
+                         {int(m): float(q) for m, q, n in zip(moves, values, visits) if n})
 
     def finish(self) -> None:
         self.evaluator_calls += self._calls

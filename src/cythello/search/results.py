@@ -198,3 +198,22 @@ def overall_reason(reasons: Sequence[StopReason]) -> StopReason:
         if r in reasons:
             return r
     return StopReason.ITERATIONS
+
+
+# A search whose runner-up has this share of the best move's visits is unsettled: time
+# extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
+# the most visited move is not the best valued).
+UNSETTLED_RATIO = 0.5
+
+
+def unsettled(visits: Dict[int, int], values: Dict[int, float]) -> bool:
+    """Whether a tree search's root has not made up its mind: its two most visited moves
+    are close (``UNSETTLED_RATIO``), or the most visited is not the best valued.
+    ``visits`` and ``values`` (any scale, larger better) by move; a move may lack a value."""
+    if len(visits) < 2:
+        return False
+    ranked = sorted(visits, key=visits.__getitem__, reverse=True)
+    if visits[ranked[1]] >= UNSETTLED_RATIO * visits[ranked[0]]:
+        return True
+    return bool(values) and max(values, key=values.__getitem__) != ranked[0]
+

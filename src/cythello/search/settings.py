@@ -157,6 +157,12 @@ def reuse_tree_setting() -> Any:
                     "search (and ponder into it)")
 
 
+def time_extension_setting() -> Any:
+    """A tree search's extra time for an unsettled position under a game clock."""
+    return _setting(0.0, _number(0, 100), "on a game clock, budgets more for an unsettled "
+                    "position")
+
+
 def book_setting() -> Any:
     """The opening book a player plays from."""
     return _setting(None, _BOOK, "the opening book a player plays from without searching: "
@@ -267,8 +273,7 @@ class SearchSettings(SettingsType):
         False, _FLAG, "positions reached by several move orders share their children")
     rave: float = _setting(
         0.0, _number(0, 1e9), "RAVE's equivalence parameter k (0: off)")
-    time_extension: float = _setting(
-        0.0, _number(0, 100), "on a game clock, budgets more for an unsettled position")
+    time_extension: float = time_extension_setting()
     expand_after: int = _setting(
         1, _int(1, 1 << 20), "visits of a leaf before it is expanded")
     book: Any = book_setting()

@@ -30,6 +30,7 @@ from .results import (
     best_move,
     overall_reason,
     pool_symmetric_moves,
+    unsettled,
 )
 from .settings import SearchSettings
 from .states import StopReason
@@ -37,10 +38,6 @@ from .states import StopReason
 __all__ = ["MCTSPlayer", "UCTSearch"]
 
 SHORT_RUN = 20_000                     # iterations: a few ms, run without a helper thread
-# A search whose runner-up has this share of the best move's visits is unsettled: time
-# extension goes on searching it (with the "unstable" rule of Huang, Coulom and Lin 2010:
-# the most visited move is not the best valued).
-UNSETTLED_RATIO = 0.5
 # The reasons a tree's run ends without more time helping it.
 FINISHED = (StopReason.ITERATIONS, StopReason.NODES, StopReason.STOPPED, StopReason.SOLVED,
             StopReason.DECIDED)
@@ -136,16 +133,11 @@ class UCTSearch:
         return None
 
     def unsettled(self) -> bool:
-        """Whether the two most visited root moves are close, or the most visited is not
-        the best valued (with the evaluation)."""
         merged = self._merged_root()
-        if len(merged) < 2 or any(row.proof for row in merged.values()):
+        if any(row.proof for row in merged.values()):
             return False                         # a proof settles it either way
-        ranked = sorted(merged, key=lambda m: merged[m].visits, reverse=True)
-        if merged[ranked[1]].visits >= UNSETTLED_RATIO * merged[ranked[0]].visits:
-            return True
-        values = {m: row.value for m, row in merged.items() if row.value is not None}
-        return bool(values) and max(values, key=values.__getitem__) != ranked[0]
+        return unsettled({m: row.visits for m, row in merged.items()},
+                         {m: row.value for m, row in merged.items() if row.value is not None})
 
     def _merged_root(self) -> Dict[int, RootMove]:
         """The root moves' statistics summed over the trees."""
@@ -262,7 +254,7 @@ class MCTSPlayer(Engine):
 
     With a game clock (``search(board, clock=...)``), ``time_extension`` > 0 lets a search
     whose budget ran out in an unsettled position (the two most visited moves within
-    ``UNSETTLED_RATIO`` of each other, or the most visited not the best valued) go on, in
+    ``results.UNSETTLED_RATIO`` of each other, or the most visited not the best valued) go on, in
     steps of half the budget, for up to ``time_extension`` budgets more, never past the
     clock's limit for one move.
     """
