@@ -432,3 +432,13 @@ def test_the_shipped_book_loads_and_is_consistent():
         moves = book.moves(board)
         assert moves and book.value(board) == max(m.value for m in moves)
         assert all(board.is_legal(m.move) for m in moves)
+
+
+def test_a_build_reports_each_chunk_of_a_round():
+    ticks = []
+    b = BookBuilder(BuildSettings(plies=8, depth=2), ticker=lambda *t: ticks.append(t))
+    b.run(rounds=3)
+    assert ticks and all(0 < done <= todo for done, todo, _ in ticks)
+    ends = [t for t in ticks if t[0] == t[1]]
+    assert len(ends) == 3                       # each round's last chunk finishes it
+    assert all(seconds >= 0 for _, _, seconds in ticks)

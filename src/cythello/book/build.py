@@ -161,13 +161,16 @@ class BookBuilder:
     def __init__(self, settings: Optional[BuildSettings] = None,
                  path: Optional[Union[str, "os.PathLike[str]"]] = None, workers: int = 1,
                  progress: Optional[Callable[[str], None]] = None, backend: str = "local",
-                 ray_address: Optional[str] = None) -> None:
+                 ray_address: Optional[str] = None,
+                 ticker: Optional[Callable[[int, int, float], None]] = None) -> None:
         self.workers = check_int("workers", workers, 1, 1024)
         if backend not in ("local", "ray"):
             raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
         self.backend, self.ray_address = backend, ray_address
         self.path = None if path is None else Path(path)
         self.progress = progress
+        # Called after each chunk of a round's lines: (lines done, lines to do, seconds).
+        self.ticker = ticker
         self.positions: Dict[Key, _Position] = {}
         self.rounds = 0
         self.settings = settings or BuildSettings()
@@ -359,8 +362,11 @@ class BookBuilder:
                 # Against the book as it stands: the lines of earlier chunks end where
                 # they meet the lines of this one.
                 added += self._merge(self._map(_line, jobs))
-                if max_positions is not None and len(self.positions) >= max_positions or deadline is not None and time.monotonic() >= deadline:
-                    stop = True
+                if self.ticker is not None:
+                    self.ticker(min(first + CHUNK, len(todo)), len(todo),
+                                time.monotonic() - started)
+                full = max_positions is not None and len(self.positions) >= max_positions
+                stop = full or deadline is not None and time.monotonic() >= deadline
                 if stop:
                     break
             self._refresh_leaves()

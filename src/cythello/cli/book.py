@@ -30,11 +30,20 @@ def _progress(text: str) -> None:
     say(text, sys.stderr)
 
 
+def _ticker(done: int, todo: int, seconds: float) -> None:
+    """On a terminal, a line that follows a round: its lines done and the time left."""
+    left = seconds / done * (todo - done) if done else 0.0
+    sys.stderr.write(f"\r\033[K  {done}/{todo} lines of this round, about "
+                     f"{left / 60:.0f} min left" if done < todo else "\r\033[K")
+    sys.stderr.flush()
+
+
 def _builder(args: argparse.Namespace, path: Path) -> Any:
     """A builder of the book in ``path`` (read once: its settings come from its header),
     or of a new one; the options given change the settings."""
     from ..book import BookBuilder
-    builder = BookBuilder(None, path, args.workers, _progress, *_backend(args))
+    builder = BookBuilder(None, path, args.workers, _progress, *_backend(args),
+                          ticker=_ticker if sys.stderr.isatty() else None)
     builder.settings = _settings(args, builder.settings)
     return builder
 
