@@ -221,6 +221,31 @@ def test_a_search_run_one_iteration_at_a_time():
     assert cy.AlphaBetaPlayer(table_bits=12, depth=3).search(board).depth == 3
 
 
+def test_helper_threads_keep_the_full_width_score_and_share_the_work():
+    """Lazy SMP: helpers search the same root (half a ply ahead) and share the table; a
+    table bound is taken only at the depth that made it, so the full-width score stays the
+    plain depth-d score, whatever the threads did."""
+    for board in MIDGAME[:6]:
+        alone, shared = MidgameSearch(WEIGHTS), MidgameSearch(WEIGHTS, threads=3)
+        for engine in (alone, shared):
+            engine.begin(board)
+            assert all(engine.iterate(d) for d in range(1, 9))
+        assert shared.score == alone.score == search(board, 8, WEIGHTS)[0]
+        assert shared.move in board.legal_moves and shared.threads == 3
+    # A selective search with helpers: a legal move, a depth, and a stop that ends it.
+    shared = MidgameSearch(WEIGHTS, threads=2)
+    shared.begin(MIDGAME[0], probcut=1.5)
+    assert all(shared.iterate(d) for d in range(1, 11)) and shared.move in MIDGAME[0].legal_moves
+    shared.stop()
+    assert not shared.iterate(11)
+    for bad in (0, 257, 1.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            MidgameSearch(WEIGHTS, threads=bad)
+    player = cy.make_player("alphabeta:depth=9,threads=2,probcut=1.5")
+    assert "threads=2" in repr(player)
+    assert player.search(MIDGAME[1], book=False).depth == 9
+
+
 def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():
     board = _positions(1, 16, 16, seed=11)[0]
     timed = cy.AlphaBetaPlayer(time_limit=2.0, endgame_empties=10, probcut=1.5)

@@ -154,8 +154,7 @@ def engine_player(args: argparse.Namespace) -> EnginePlayer:
 # Multi-ProbCut's width for --search alphabeta, chosen by matches (docs/results/strength.md).
 ENGINE_PROBCUT = 1.5
 _TREE_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
-              ("parallel", "--parallel"), ("threads", "--threads"),
-              ("max_nodes", "--max-nodes"))
+              ("parallel", "--parallel"), ("max_nodes", "--max-nodes"))
 
 
 def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
@@ -166,7 +165,8 @@ def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
     _refuse(args, _TREE_ONLY, "options of the tree searches, not of alpha-beta "
             "(--search alphabeta)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
-    return AlphaBetaPlayer(probcut=ENGINE_PROBCUT, seed=args.seed,
+    threads = getattr(args, "threads", None)
+    return AlphaBetaPlayer(probcut=ENGINE_PROBCUT, seed=args.seed, threads=threads or 1,
                            **_budget(args, preset, "nodes"), **_book_options(args))
 
 

@@ -24,11 +24,14 @@ from a position with e empties all have e - d empties (or the game is over).
 """
 import numpy as np
 
-from libc.stdint cimport uint8_t, uint64_t, int16_t, int32_t
-from libc.stdlib cimport calloc, free
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int16_t, int32_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 from libc.math cimport exp, erf, sqrt
 
-from cythello.core._platform cimport cy_monotonic, cy_load_flag, cy_store_flag
+from cythello.core._platform cimport (
+    cy_monotonic, cy_load_flag, cy_store_flag, cy_thread, cy_thread_create, cy_thread_join,
+)
 from cythello.core._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
 )
@@ -47,6 +50,8 @@ cdef enum:
     MOBILITY_WEIGHT = 128       # and by the opponent's replies, at this much each
     ASPIRATION = 2 * EVAL_SCALE
     CHECK_EVERY = 4095        # nodes between looks at the clock and the stop flag
+    SMP_MIN_DEPTH = 6         # shallower iterations take less than starting a thread
+    MAX_THREADS = 256
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
@@ -58,7 +63,17 @@ cdef enum:
 
 
 cdef struct Entry:
-    uint64_t P, O
+    # Lockless (Hyatt and Mann 2002): helper threads share the table without locks, so
+    # each key word is stored XORed with a data word, and an entry torn by two writers
+    # fails the check and reads as a miss instead of giving one position another's bounds.
+    uint64_t key_P            # P ^ bounds
+    uint64_t key_O            # O ^ meta
+    uint64_t bounds           # lower (low 32 bits), upper (high 32)
+    uint64_t meta             # depth, move, date, selective: a byte each
+
+
+cdef struct Slot:
+    # An entry as read (checked) or as it will be written.
     int32_t lower, upper      # the depth-``depth`` score lies in [lower, upper]
     uint8_t depth
     uint8_t move              # best move found, or PASS_MOVE
@@ -88,42 +103,77 @@ cdef inline Entry* _bucket(Context* c, uint64_t P, uint64_t O) noexcept nogil:
     return &c.table[2 * ((h ^ (h >> 29)) >> (64 - c.table_bits))]
 
 
-cdef inline Entry* _probe(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+cdef inline void _unpack(uint64_t bounds, uint64_t meta, Slot* s) noexcept nogil:
+    s.lower = <int32_t><uint32_t>(bounds & 0xFFFFFFFFULL)
+    s.upper = <int32_t><uint32_t>(bounds >> 32)
+    s.depth = <uint8_t>meta
+    s.move = <uint8_t>(meta >> 8)
+    s.date = <uint8_t>(meta >> 16)
+    s.selective = <uint8_t>(meta >> 24)
+
+
+cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, uint8_t date,
+                       Slot* s) noexcept nogil:
+    """Whether ``e`` holds (P, O) from search ``date``, whole; its contents into ``s``."""
+    cdef uint64_t bounds = e.bounds, meta = e.meta
+    if (e.key_P ^ bounds) != P or (e.key_O ^ meta) != O:
+        return False
+    _unpack(bounds, meta, s)
+    return s.date == date
+
+
+cdef inline void _write(Entry* e, uint64_t P, uint64_t O, Slot* s) noexcept nogil:
+    cdef uint64_t bounds = (<uint64_t><uint32_t>s.lower) | ((<uint64_t><uint32_t>s.upper) << 32)
+    cdef uint64_t meta = (<uint64_t>s.depth) | ((<uint64_t>s.move) << 8) | \
+        ((<uint64_t>s.date) << 16) | ((<uint64_t>s.selective) << 24)
+    e.bounds = bounds
+    e.meta = meta
+    e.key_P = P ^ bounds
+    e.key_O = O ^ meta
+
+
+cdef inline int _probe(Context* c, uint64_t P, uint64_t O, Slot* s) noexcept nogil:
+    """Which entry of its bucket holds (P, O) from this search (its contents into ``s``),
+    or -1."""
     cdef Entry* b = _bucket(c, P, O)
-    if b[0].P == P and b[0].O == O and b[0].date == c.date:
-        return &b[0]
-    if b[1].P == P and b[1].O == O and b[1].date == c.date:
-        return &b[1]
-    return NULL
+    if _read(&b[0], P, O, c.date, s):
+        return 0
+    if _read(&b[1], P, O, c.date, s):
+        return 1
+    return -1
 
 
 cdef inline void _store(Context* c, uint64_t P, uint64_t O, int depth, int alpha, int beta,
                         int score, int move) noexcept nogil:
     """What a depth-``depth`` search with window (alpha, beta) found.  The first entry of a
     bucket keeps the deepest search of this date, the second takes the rest."""
-    cdef Entry* e = _probe(c, P, O)
-    cdef Entry* b
-    if e == NULL:
-        b = _bucket(c, P, O)
-        if b[0].date != c.date or b[0].depth <= depth:
-            b[1] = b[0]
-            e = &b[0]
-        else:
-            e = &b[1]
+    cdef Slot s, first
+    cdef Entry* b = _bucket(c, P, O)
+    cdef int i = _probe(c, P, O, &s)
+    cdef bint found = i >= 0
     cdef uint8_t selective = _selective(c)
-    if e.P != P or e.O != O or e.date != c.date or e.depth != depth or \
-            e.selective != selective:
-        e.P, e.O, e.date, e.depth, e.selective = P, O, c.date, depth, selective
-        e.lower, e.upper = -INF, INF
+    if not found:
+        # Which entry to take: the first's date and depth as they stand (a torn read only
+        # makes a worse choice; the entries themselves stay whole).
+        _unpack(b[0].bounds, b[0].meta, &first)
+        if first.date != c.date or first.depth <= depth:
+            b[1] = b[0]
+            i = 0
+        else:
+            i = 1
+    if not found or s.depth != depth or s.selective != selective:
+        s.date, s.depth, s.selective = c.date, depth, selective
+        s.lower, s.upper = -INF, INF
     if score <= alpha:
-        e.upper = score if score < e.upper else e.upper
+        s.upper = score if score < s.upper else s.upper
     elif score >= beta:
-        e.lower = score if score > e.lower else e.lower
+        s.lower = score if score > s.lower else s.lower
     else:
-        e.lower = e.upper = score
-    if e.lower > e.upper:
-        e.lower = e.upper = score
-    e.move = move
+        s.lower = s.upper = score
+    if s.lower > s.upper:
+        s.lower = s.upper = score
+    s.move = move
+    _write(&b[i], P, O, &s)
 
 
 cdef inline bint _selective(Context* c) noexcept nogil:
@@ -251,7 +301,7 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
     cdef int squares[64]
     cdef int n, i, v, best = -INF, best_move = PASS_MOVE, sq, hash_move = PASS_MOVE
     cdef int alpha_in
-    cdef Entry* e
+    cdef Slot e
     c.nodes += 1
     if _out_of_time(c):
         return 0
@@ -262,8 +312,7 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O) * EVAL_SCALE
         return -_pvs(c, O, P, -beta, -alpha, depth)
-    e = _probe(c, P, O)
-    if e != NULL:
+    if _probe(c, P, O, &e) >= 0:
         hash_move = e.move
         # A guess of a selective search is no bound for a full-width one.
         if e.depth == depth and (_selective(c) or not e.selective):
@@ -326,11 +375,10 @@ cdef int _root(Context* c, uint64_t P, uint64_t O, int depth, int guess, bint as
 
 cdef int _best_move(Context* c, uint64_t P, uint64_t O) noexcept nogil:
     """The root's move from the table (PASS_MOVE when the side to move must pass)."""
-    cdef Entry* e
+    cdef Slot e
     if legal_moves(P, O) == 0:
         return PASS_MOVE
-    e = _probe(c, P, O)
-    return e.move if e != NULL else PASS_MOVE
+    return e.move if _probe(c, P, O, &e) >= 0 else PASS_MOVE
 
 
 cdef struct Iteration:
@@ -622,12 +670,36 @@ def search_many(own, opp, depth, PatternWeights weights not None, probcut=None):
 cdef void _next_date(Context* c) noexcept nogil:
     """A new search's date: the table's older entries read as misses from now on (and are
     cleared when the 8-bit date wraps round, so that none is taken for a new one)."""
-    cdef Py_ssize_t i
     c.date = <uint8_t>(c.date + 1)
     if c.date == 0:
-        for i in range(<Py_ssize_t>2 << c.table_bits):
-            c.table[i].date = 0
+        # All zero: no entry's check holds (nor does date 0 ever match a search's).
+        memset(c.table, 0, (<size_t>2 << c.table_bits) * sizeof(Entry))
         c.date = 1
+
+
+# -- lazy SMP ---------------------------------------------------------------------------------
+
+cdef struct Helper:
+    # A thread that searches the root beside the main one, sharing its table (lazy SMP):
+    # what it stores there orders and cuts the main search.  Half of the helpers start a
+    # ply deeper, so that they run ahead of it rather than beside it.
+    Context c
+    uint64_t P, O
+    int depth
+    int guess
+    cy_thread thread
+
+
+cdef void _help(void* arg) noexcept nogil:
+    """A helper's work: iterative deepening of the root from its depth, until its stop."""
+    cdef Helper* h = <Helper*>arg
+    cdef int d = h.depth, m = PASS_MOVE, v
+    while d <= MAX_DEPTH:
+        v = _root(&h.c, h.P, h.O, d, h.guess, d >= 3, &m)
+        if h.c.aborted:
+            break
+        h.guess = v
+        d += 1
 
 
 cdef class MidgameSearch:
@@ -639,20 +711,31 @@ cdef class MidgameSearch:
     follows pondering on the position before it keeps what pondering found);
     :meth:`iterate` searches the root to one more depth within a deadline and a node
     budget; :meth:`stop` (any thread) ends the iteration under way, and stands until
-    :meth:`clear_stop`."""
+    :meth:`clear_stop`.  With ``threads`` > 1, iterations of depth 6 and more are searched
+    by lazy SMP: helper threads search the same root, sharing the table (whose entries
+    are lockless), and the main thread's result stands; the node count includes the
+    helpers' nodes, the node budget counts the main thread's.  Results then vary from run
+    to run, as the threads race."""
     cdef Context c
     cdef PatternWeights weights
     cdef int stop_flag
+    cdef int helper_stop
+    cdef readonly int threads
     cdef uint64_t P, O
     cdef readonly int depth           # the deepest iteration finished since begin()
     cdef readonly double score        # its score (discs) and move
     cdef readonly int move
 
-    def __cinit__(self, PatternWeights weights not None, table_bits=TABLE_BITS):
+    def __cinit__(self, PatternWeights weights not None, table_bits=TABLE_BITS, threads=1):
         if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
                 not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
             raise ValueError(f"table_bits must be an int from {MIN_TABLE_BITS} to "
                              f"{MAX_TABLE_BITS}, not {table_bits!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or \
+                not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, "
+                             f"not {threads!r}")
+        self.threads = threads
         self.weights = weights
         _open(&self.c, weights, True, table_bits)
         self.stop_flag = 0
@@ -698,8 +781,33 @@ cdef class MidgameSearch:
             self.c.deadline = 0.0 if seconds is None else cy_monotonic() + seconds
             self.c.max_nodes = 0 if max_nodes is None else max(1, max_nodes)
             self.c.stop = &self.stop_flag
-        with nogil:
-            v = _root(&self.c, self.P, self.O, d, guess, d >= 3, &m)
+        cdef int k, started = 0, n = self.threads - 1 if d >= SMP_MIN_DEPTH else 0
+        cdef Helper* helpers = NULL
+        if n > 0:
+            helpers = <Helper*>malloc(n * sizeof(Helper))
+            if helpers == NULL:
+                raise MemoryError("no memory for the search's helper threads")
+            cy_store_flag(&self.helper_stop, 0)
+            for k in range(n):
+                helpers[k].c = self.c
+                helpers[k].c.nodes, helpers[k].c.max_nodes = 0, 0
+                helpers[k].c.stop = &self.helper_stop
+                helpers[k].P, helpers[k].O = self.P, self.O
+                helpers[k].depth, helpers[k].guess = d + (k & 1), guess
+        try:
+            with nogil:
+                for k in range(n):
+                    if cy_thread_create(&helpers[k].thread, _help, &helpers[k]) != 0:
+                        break                      # fewer helpers: still a search
+                    started += 1
+                v = _root(&self.c, self.P, self.O, d, guess, d >= 3, &m)
+                cy_store_flag(&self.helper_stop, 1)
+                for k in range(started):
+                    cy_thread_join(helpers[k].thread)
+            for k in range(started):
+                self.c.nodes += helpers[k].c.nodes
+        finally:
+            free(helpers)
         self.c.stop = &self.stop_flag
         if self.c.aborted:
             return False

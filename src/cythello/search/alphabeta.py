@@ -36,6 +36,7 @@ from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
 from .settings import (
     _FLAG,
     _WEIGHTS,
+    MAX_THREADS,
     SettingsType,
     _int,
     _number,
@@ -89,6 +90,9 @@ class AlphaBetaSettings(SettingsType):
                                      "the solver's measured speed")
     eval_weights: Any = _setting("default", _WEIGHTS, "the pattern evaluation: 'default' "
                                  "(the shipped weights), a weights file or PatternWeights")
+    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching: from depth 6 lazy "
+                            "SMP (helpers share the table; results then vary from run to "
+                            "run), and the exact solver's")
     table_bits: int = _setting(DEFAULT_TABLE_BITS, _int(10, 24), "the transposition "
                                "table: 2 ** table_bits buckets of two 32-byte entries "
                                "(16: 4 MB; each bit more doubles it)")
@@ -116,13 +120,13 @@ class AlphaBetaSearch:
     step, its table kept between searches after pondering."""
 
     accepts_depth = True
-    threads = 1
     book_scale = DISC_SCALE
     progress_interval = 0.0        # a report after each depth: an iteration is not cut
 
     def __init__(self, settings: AlphaBetaSettings, weights: PatternWeights) -> None:
         self.settings = settings
-        self.search = MidgameSearch(weights, settings.table_bits)
+        self.threads = settings.threads
+        self.search = MidgameSearch(weights, settings.table_bits, settings.threads)
         self.keep = False          # whether the table holds pondering's work to reuse
         self._stop = False
         self._depth = 0            # the deepest iteration to run
@@ -292,6 +296,7 @@ class AlphaBetaPlayer(Engine):
         limit = f", time_limit={s.time_limit}" if s.time_limit is not None else ""
         limit += f", nodes={s.nodes}" if s.nodes is not None else ""
         cut = f", probcut={s.probcut}" if s.probcut is not None else ""
+        cut += f", threads={s.threads}" if s.threads > 1 else ""
         return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={s.endgame_empties}"
                 f"{limit}{cut})")
 
