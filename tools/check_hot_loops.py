@@ -30,7 +30,7 @@ HOT = {
                                  "_nws_shallow", "_nws_by_parity", "_nws_table", "_order",
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],
-    "search/_midgame": ["_pvs", "_order", "_leaf", "_probe", "_store", "_root", "_deepen",
+    "search/_midgame": ["_pvs", "_order", "_leaf", "_probe", "_read", "_write", "_store", "_help", "_root", "_deepen",
                         "_probcut", "_sigma", "_selective",
                         "_reference"],
     "search/_batch.pxd": ["batch_slot", "pending_find", "pending_take"],
