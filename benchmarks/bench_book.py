@@ -3,11 +3,14 @@ deeper searches.
 
     python3 benchmarks/bench_book.py                      # the shipped book
     python3 benchmarks/bench_book.py --book my.cybook --sample 100 --depth 12
+    python3 benchmarks/bench_book.py --book d12.cybook --depth 16 --probcut 2   # a deeper book
 
 For ``--sample`` book positions (drawn with ``--seed``, spread over the plies), the book's
 value is compared with an alpha-beta search ``--depth`` plies deep with the learned
 evaluation (the deeper reference), next to the value of the same search at the book's own
-leaf depth: the mean absolute difference in discs of each.  A book's negamax over searched
+leaf depth (and with the book's own Multi-ProbCut): the mean absolute difference in discs of
+each.  ``--probcut`` makes the reference selective too, for books whose leaves are already
+deep (a 16-ply search at t = 2 is about as accurate as full width, far faster).  A book's negamax over searched
 lines should agree with the deeper search better than one search at its leaf depth does.
 """
 import argparse
@@ -27,6 +30,8 @@ def main() -> int:
     ap.add_argument("--book", help="a book file (default: the shipped book)")
     ap.add_argument("--sample", type=int, default=100, help="positions compared (default 100)")
     ap.add_argument("--depth", type=int, default=12, help="the reference depth (default 12)")
+    ap.add_argument("--probcut", type=float, help="the reference's Multi-ProbCut t "
+                    "(default: full width)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
@@ -54,18 +59,21 @@ def main() -> int:
 
     weights = default_weights()
     leaf_depth = int(build.get("depth", 8)) if isinstance(build, dict) else 8
+    leaf_cut = build.get("probcut") if isinstance(build, dict) else None
     sample = rng.sample(boards, min(args.sample, len(boards)))
     book_err, leaf_err, started = [], [], time.perf_counter()
     by_ply = {}
     for b in sample:
-        deep = search(b, args.depth, weights)[0]
-        shallow = search(b, leaf_depth, weights)[0]
+        deep = search(b, args.depth, weights, args.probcut)[0]
+        shallow = search(b, leaf_depth, weights, leaf_cut)[0]
         value = book.value(b)
         book_err.append(abs(value - deep))
         leaf_err.append(abs(shallow - deep))
         by_ply.setdefault(64 - b.empties() - 4, []).append(abs(value - deep))
     n = len(sample)
-    print(f"{n} positions against depth {args.depth} ({time.perf_counter() - started:.0f} s): "
+    cut = f" (Multi-ProbCut {args.probcut:g})" if args.probcut else ""
+    print(f"{n} positions against depth {args.depth}{cut} "
+          f"({time.perf_counter() - started:.0f} s): "
           f"book values differ by {sum(book_err) / n:.2f} discs on average, one depth-"
           f"{leaf_depth} search by {sum(leaf_err) / n:.2f}")
     print("book's difference by ply: " + " ".join(
