@@ -51,6 +51,7 @@ cdef enum:
     ASPIRATION = 2 * EVAL_SCALE
     CHECK_EVERY = 4095        # nodes between looks at the clock and the stop flag
     SMP_MIN_DEPTH = 6         # shallower iterations take less than starting a thread
+    HELPER_ROTATE_DEPTH = 4   # a helper turns its move orders this far from the leaves
     MAX_THREADS = 256
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
@@ -94,6 +95,7 @@ cdef struct Context:
     double probcut            # Multi-ProbCut's t (standard deviations); 0: full width
     unsigned long long max_nodes   # 0: no node budget
     int shallow               # > 0 inside a ProbCut shallow search (searched full width)
+    int rotate                # a helper thread's turn of its move orders (0: the main's)
 
 
 # -- the transposition table ---------------------------------------------------------------
@@ -269,7 +271,21 @@ cdef int _order(Context* c, uint64_t P, uint64_t O, uint64_t moves, int depth, i
         keys[j] = key
         squares[j] = sq
         n += 1
+    if c.rotate and depth >= HELPER_ROTATE_DEPTH and n > 2:
+        _rotate(squares, n, c.rotate)
     return n
+
+
+cdef void _rotate(int* squares, int n, int turn) noexcept nogil:
+    """A helper's order: the first move (the hash move, or the best looking) stays first,
+    the others turn by ``turn`` places, so that helpers take other subtrees first and
+    leave their bounds in the table for the main search to find."""
+    cdef int moved[64]
+    cdef int i, k = turn % (n - 1)
+    for i in range(n - 1):
+        moved[i] = squares[1 + (i + k) % (n - 1)]
+    for i in range(n - 1):
+        squares[1 + i] = moved[i]
 
 
 cdef inline int _move_key(Context* c, uint64_t after_P, uint64_t after_O, int depth, int sq
@@ -515,6 +531,7 @@ cdef int _open(Context* c, PatternWeights weights, bint table,
     c.aborted = False
     c.probcut = 0.0
     c.shallow = 0
+    c.rotate = 0
     c.max_nodes = 0
     c.table = NULL
     c.table_bits = table_bits
@@ -681,8 +698,9 @@ cdef void _next_date(Context* c) noexcept nogil:
 
 cdef struct Helper:
     # A thread that searches the root beside the main one, sharing its table (lazy SMP):
-    # what it stores there orders and cuts the main search.  Half of the helpers start a
-    # ply deeper, so that they run ahead of it rather than beside it.
+    # what it stores there orders and cuts the main search.  It searches the same depth
+    # (a bound is shared only at the depth that made it) with its move orders turned
+    # (``Context.rotate``), so that it takes other subtrees first.
     Context c
     uint64_t P, O
     int depth
@@ -793,7 +811,8 @@ cdef class MidgameSearch:
                 helpers[k].c.nodes, helpers[k].c.max_nodes = 0, 0
                 helpers[k].c.stop = &self.helper_stop
                 helpers[k].P, helpers[k].O = self.P, self.O
-                helpers[k].depth, helpers[k].guess = d + (k & 1), guess
+                helpers[k].c.rotate = k + 1
+                helpers[k].depth, helpers[k].guess = d, guess
         try:
             with nogil:
                 for k in range(n):
