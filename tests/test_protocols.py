@@ -158,9 +158,12 @@ def test_nboard_and_gtp_serve_the_alphabeta_search_with_depth_lines():
     assert gtp.close() == 0
     answers = [l for l in gtp.lines if l.startswith("= ")]
     assert answers and answers[-1][2:].strip() in ("d6", "f6", "f4")
-    bad = subprocess.run(CYTHELLO + ["gtp", "--search", "alphabeta", "--threads", "2"],
+    bad = subprocess.run(CYTHELLO + ["gtp", "--search", "alphabeta", "--max-nodes", "2000"],
                          input="", capture_output=True, text=True)
-    assert bad.returncode == 2 and "--threads: options of the tree searches" in bad.stderr
+    assert bad.returncode == 2 and "--max-nodes: options of the tree searches" in bad.stderr
+    threads = Session(["gtp", "--search", "alphabeta", "--time", "0.2", "--threads", "2"])
+    threads.send("boardsize 8", "clear_board", "genmove b", "quit")
+    assert threads.close() == 0 and any(l.startswith("= ") for l in threads.lines)
 
 
 def _ping_after(proc, delay, n):
