@@ -40,16 +40,18 @@ PRESETS: Dict[str, Dict[str, object]] = {
 }
 
 # Which search plays each level, chosen by matches at the level's time between the
-# searches (200 games each, paired openings, equal time: docs/results/strength.md).  PUCT
-# guided by the evaluation won medium's and hard's (+255 and +171 Elo) and the expert's at
-# 0.25 s and 1 s; easy stays the classic UCT with random playouts, weak by design.
-# ``MCTSPlayer.preset(name)`` is still the UCT search at the level's settings (PRESETS);
-# ``cythello.make_player(name)``, the command line and the GUI engines play the level.
+# searches (paired openings, equal time: docs/results/strength.md).  PUCT guided by the
+# evaluation won medium's and hard's by a wide margin (+255 and +171 Elo, 200 games each);
+# at the expert's times the matches split (PUCT +119 at 0.25 s, 200 games, but -89 at 1 s,
+# 100 games), so the expert, whose budget is 5 s, stays the UCT search.  Easy stays the
+# classic UCT with random playouts, weak by design.  ``MCTSPlayer.preset(name)`` is always
+# the UCT search at the level's settings (PRESETS); ``cythello.make_player(name)``, the
+# command line and the GUI engines play the level.
 LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
-                                "expert": "puct"}
-# The PUCT settings of the levels PUCT plays: budgets of about the UCT level's time (a
-# PUCT simulation costs about 2.4 UCT iterations of the expert's kind), the same exact
-# solver.
+                                "expert": "uct"}
+# The PUCT settings of each level (those PUCT plays, and --search puct at the others):
+# budgets of about the UCT level's time (a PUCT simulation costs about 2.4 UCT iterations
+# of the expert's kind), the same exact solver.
 PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "medium": {"iterations": 400, "endgame_empties": 12},
     "hard": {"iterations": 8_000, "endgame_empties": 18},
