@@ -28,13 +28,14 @@ from ..errors import InvalidBoardError
 from ._endgame import Solver
 from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result
-from .limits import Budget, Limit, PlayResult, call_limits, play_result
+from .endgame_play import SolverPace, exact_result, solve_time
+from .limits import Budget, Limit, PlayResult, call_limits, play_result, tree_budget
 from .results import SearchResult
 from .states import StopReason
 from .turns import PonderJob, Turns
 
-__all__ = ["EnginePlayer", "Engine", "SearchBackend", "Budget", "MIN_PROGRESS_INTERVAL"]
+__all__ = ["EnginePlayer", "Engine", "SearchBackend", "TreeSearchRules", "Budget",
+           "MIN_PROGRESS_INTERVAL"]
 
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
 
@@ -154,6 +155,25 @@ class SearchBackend(Protocol):
     def forget(self) -> None:
         """Drop what is kept for reuse (a new game, or an exact solve took the move)."""
         ...
+
+
+class TreeSearchRules:
+    """What the tree searches' backends (UCT, PUCT) share: the budget from their settings'
+    limits, with the clock's time extension (:func:`~.limits.tree_budget`), and the exact
+    solver's hand-off by :func:`~.endgame_play.solve_time`'s rule.  ``settings`` is the
+    backend's settings."""
+
+    settings: Any
+
+    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
+               clock: Optional[Clock], depth: Optional[int]) -> Budget:
+        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock,
+                           self.settings.time_extension)
+
+    def solve_time(self, board: Board, seconds: Optional[float],
+                   pace: SolverPace) -> Optional[float]:
+        s = self.settings
+        return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
 
 
 class Engine:

@@ -24,10 +24,7 @@ from ..errors import SettingsError
 from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._puct import PuctForest
-from .clock import Clock
-from .endgame_play import SolverPace, solve_time
-from .engine import Budget, Engine, Work
-from .limits import tree_budget
+from .engine import Budget, Engine, TreeSearchRules, Work
 from .results import DISC_SCALE, MoveStats, SearchResult, unsettled
 from .settings import (
     _FLAG,
@@ -220,7 +217,7 @@ def best_root_move(moves: np.ndarray, visits: np.ndarray, values: np.ndarray) ->
     return int(moves[order[0]])
 
 
-class PUCTSearch:
+class PUCTSearch(TreeSearchRules):
     """The PUCT backend (:class:`~cythello.search.engine.SearchBackend`): one C tree
     guided by ``evaluator``, with ``settings``."""
 
@@ -229,7 +226,7 @@ class PUCTSearch:
 
     def __init__(self, evaluator: Evaluate, settings: PUCTSettings) -> None:
         self.evaluator = evaluator
-        self.settings = settings
+        self.settings: PUCTSettings = settings
         self.threads = settings.threads
         self.progress_interval = settings.progress_interval
         self.native = runs_in_c(evaluator)
@@ -243,16 +240,6 @@ class PUCTSearch:
         self._noised = False
         self._calls = 0
         self._reused = 0
-
-    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
-               clock: Optional[Clock], depth: Optional[int]) -> Budget:
-        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock,
-                           self.settings.time_extension)
-
-    def solve_time(self, board: Board, seconds: Optional[float],
-                   pace: SolverPace) -> Optional[float]:
-        s = self.settings
-        return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
 
     def begin(self, board: Board, budget: Budget) -> None:
         self._reused = self._place_root(board)

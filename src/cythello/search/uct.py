@@ -19,10 +19,7 @@ from ..squares import PASS
 from . import _interruptible
 from ._mcts import SearchTree
 from ._rollout import random_seed
-from .clock import Clock
-from .endgame_play import SolverPace, solve_time
-from .engine import Budget, Engine, Work
-from .limits import tree_budget
+from .engine import Budget, Engine, TreeSearchRules, Work
 from .results import (
     MoveStats,
     RootMove,
@@ -51,14 +48,14 @@ def _run_seconds(deadline: float, quota: Optional[int], done: int) -> Optional[f
     return deadline - time.monotonic() if deadline else None
 
 
-class UCTSearch:
+class UCTSearch(TreeSearchRules):
     """The UCT backend (:class:`~cythello.search.engine.SearchBackend`): the trees of
     one player, with ``settings`` and the evaluation ``weights`` loaded once."""
 
     accepts_depth = False
 
     def __init__(self, settings: SearchSettings, weights: Optional[PatternWeights]) -> None:
-        self.settings = settings
+        self.settings: SearchSettings = settings
         self.weights = weights
         self.threads = settings.threads
         self.book_scale = settings.eval_scale
@@ -68,16 +65,6 @@ class UCTSearch:
         self._done: List[int] = []
         self._reasons: List[StopReason] = []
         self._reused = 0
-
-    def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
-               clock: Optional[Clock], depth: Optional[int]) -> Budget:
-        return tree_budget(self.settings, board.empties(), iterations, time_limit, clock,
-                           self.settings.time_extension)
-
-    def solve_time(self, board: Board, seconds: Optional[float],
-                   pace: SolverPace) -> Optional[float]:
-        s = self.settings
-        return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
 
     def _tree_seed(self, i: int) -> int:
         seed = self.settings.seed
