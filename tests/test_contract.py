@@ -338,4 +338,4 @@ def test_an_unsettled_search_takes_more_time_on_a_clock_in_every_tree_search(kin
     budget, most = clock.budget(Board().empties()), clock.most()
     plain = make(kind, time_extension=0.0, seed=1).search(Board(), clock=clock, book=False)
     longer = make(kind, time_extension=2.0, seed=1).search(Board(), clock=clock, book=False)
-    assert plain.elapsed < budget * 1.5 < longer.elapsed <= min(3 * budget, most) + 0.5
+    assert plain.elapsed < budget * 2 < longer.elapsed and longer.elapsed < most + 5
