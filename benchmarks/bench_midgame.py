@@ -12,6 +12,8 @@ cythello's anchors the machine's speed.
     python benchmarks/bench_midgame.py --depths 8,10,12,14 --plain-up-to 10 --probcut 1.1,1.5,2
     python benchmarks/bench_midgame.py --depths 8 --plain-up-to 0 --table-bits 16,18,20 \
         --probcut 1.5 --seconds 1,4          # the table's size: the depth reached in time
+    python benchmarks/bench_midgame.py --depths 8 --plain-up-to 0 --probcut 1.5 --seconds 1 \
+        --player 0.25,1                      # the player's time a move: used, overrun
 
 The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
 games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
@@ -71,6 +73,9 @@ def main() -> None:
     ap.add_argument("--table-bits", default="",
                     help="table sizes (bits) to compare by the depth reached in --seconds, "
                          "with the first --probcut (the engine player's search)")
+    ap.add_argument("--player", default="",
+                    help="seconds a move: how the AlphaBetaPlayer (with the first --probcut) "
+                         "uses a fixed time a move on each position")
     ap.add_argument("--make-positions", action="store_true")
     args = ap.parse_args()
     if args.make_positions:
@@ -140,6 +145,26 @@ def main() -> None:
             print(f"in {seconds:g} s, table of 2^{bits} buckets "
                   f"({(2 << bits) * 32 >> 20} MB): depth {statistics.mean(depths):.2f} on "
                   f"average (min {min(depths)}, max {max(depths)})", flush=True)
+    for seconds in (float(s) for s in args.player.split(",") if s):
+        player_time(boards, seconds, cuts[0] if cuts else None)
+
+
+def player_time(boards, seconds, probcut):
+    """The player's time a move on each position (a fixed time a move: it searches until
+    the time is up, and plays a move the unfinished depth proved better): the seconds it
+    took, the most beyond its limit, the depth it finished, and how often the unfinished
+    depth changed its move."""
+    player = cy.AlphaBetaPlayer(time_limit=seconds, probcut=probcut)
+    runs, changed = [], 0
+    for board in boards:
+        runs.append(player.search(board))
+        changed += player._alphabeta.search.improved > 0     # the backend's search
+    used = [r.elapsed for r in runs]
+    print(f"player, {seconds:g} s a move{'' if probcut is None else f', probcut {probcut:g}'}:"
+          f" {statistics.mean(used):.3f} s used on average, longest {max(used):.3f} s "
+          f"({(max(used) - seconds) * 1000:+.0f} ms), depth "
+          f"{statistics.mean(r.depth for r in runs):.1f} finished, the move changed by the "
+          f"unfinished depth in {changed}/{len(boards)}", flush=True)
 
 
 def depth_in(engine, board, seconds, probcut):

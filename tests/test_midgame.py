@@ -221,6 +221,45 @@ def test_a_search_run_one_iteration_at_a_time():
     assert cy.AlphaBetaPlayer(table_bits=12, depth=3).search(board).depth == 3
 
 
+def _move_score(board, move, depth):
+    """The plain depth-``depth`` score of ``move`` (a search of the position it reaches)."""
+    after = board.copy()
+    after.push(move)
+    return -reference_search(after, depth - 1, WEIGHTS)[0]
+
+
+def test_an_unfinished_iteration_plays_only_a_move_it_proved_better():
+    # Cut short by node budgets at many points of each iteration: whenever the move
+    # changes, the full-width score of the new move at the unfinished depth is higher than
+    # the last finished depth's move's.  Such changes must happen (the budgets fall in
+    # every part of an iteration), and the reported depth and score stay the finished ones.
+    changed = 0
+    engine = MidgameSearch(WEIGHTS)
+    for board in MIDGAME[:12]:
+        for depth in (4, 5):
+            engine.begin(board)
+            assert all(engine.iterate(d) for d in range(1, depth))
+            before, full = engine.nodes, None
+            assert engine.iterate(depth)
+            full = engine.nodes - before
+            for part in range(1, 8):
+                engine.begin(board)
+                assert all(engine.iterate(d) for d in range(1, depth))
+                last, score = engine.move, engine.score
+                if engine.iterate(depth, max_nodes=engine.nodes + full * part // 8):
+                    continue
+                assert engine.depth == depth - 1 and engine.score == score
+                if engine.move != last:
+                    changed += 1
+                    assert engine.improved == depth
+                    assert _move_score(board, engine.move, depth) > \
+                        _move_score(board, last, depth)
+                    assert engine.principal_variation()[0] == engine.move
+                else:
+                    assert engine.improved == 0
+    assert changed >= 3
+
+
 def test_helper_threads_keep_the_full_width_score_and_share_the_work():
     """Lazy SMP: helpers search the same root (half a ply ahead) and share the table; a
     table bound is taken only at the depth that made it, so the full-width score stays the

@@ -24,6 +24,7 @@ class MidgameSearch:
     depth: int
     score: float
     move: int
+    improved: int
     nodes: int
     probability: float
     threads: int

@@ -96,6 +96,7 @@ cdef struct Context:
     unsigned long long max_nodes   # 0: no node budget
     int shallow               # > 0 inside a ProbCut shallow search (searched full width)
     int rotate                # a helper thread's turn of its move orders (0: the main's)
+    int root_move             # the root's best move so far: see _root_pvs
 
 
 # -- the transposition table ---------------------------------------------------------------
@@ -368,6 +369,61 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
     return best
 
 
+cdef int _root_pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
+                   ) noexcept nogil:
+    """:func:`_pvs` of the root, which also keeps ``c.root_move`` up to date for an
+    iteration that time or a stop cuts short: when the first move searched is
+    ``c.root_move`` (the last iteration's best), each later move that fails high over the
+    best so far takes its place, so that the deeper search's finding is played even
+    unfinished.  The root takes no bound from the table, only its move."""
+    cdef uint64_t moves = legal_moves(P, O), f, after_P, after_O
+    cdef int squares[64]
+    cdef int n, i, v, best = -INF, best_move = PASS_MOVE, sq, hash_move = PASS_MOVE
+    cdef int alpha_in = alpha
+    cdef bint tracking
+    cdef Slot e
+    if moves == 0 or depth == 0:
+        return _pvs(c, P, O, alpha, beta, depth)
+    c.nodes += 1
+    if _out_of_time(c):
+        return 0
+    if _probe(c, P, O, &e) >= 0:
+        hash_move = e.move
+    n = _order(c, P, O, moves, depth, hash_move, squares)
+    tracking = squares[0] == c.root_move
+    for i in range(n):
+        sq = squares[i]
+        f = flips(P, O, sq)
+        after_P = O ^ f
+        after_O = P | f | ((<uint64_t>1) << sq)
+        if i == 0:
+            v = -_pvs(c, after_P, after_O, -beta, -alpha, depth - 1)
+        else:
+            v = -_pvs(c, after_P, after_O, -alpha - 1, -alpha, depth - 1)
+            if c.aborted:
+                return 0
+            if alpha < v < beta:
+                v = -_pvs(c, after_P, after_O, -beta, -v, depth - 1)
+                if c.aborted:
+                    # Its null-window search proved it better than the moves before it.
+                    if tracking:
+                        c.root_move = sq
+                    return 0
+            if tracking and v > alpha:
+                c.root_move = sq
+        if c.aborted:
+            return 0
+        if v > best:
+            best = v
+            best_move = sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    _store(c, P, O, depth, alpha_in, beta, best, best_move)
+    return best
+
+
 cdef int _root(Context* c, uint64_t P, uint64_t O, int depth, int guess, bint aspire,
                int* move) noexcept nogil:
     """A depth-``depth`` search of the root, with an aspiration window around ``guess``
@@ -376,7 +432,7 @@ cdef int _root(Context* c, uint64_t P, uint64_t O, int depth, int guess, bint as
     if aspire:
         alpha, beta = guess - ASPIRATION, guess + ASPIRATION
     while True:
-        v = _pvs(c, P, O, alpha, beta, depth)
+        v = _root_pvs(c, P, O, alpha, beta, depth)
         if c.aborted:
             return 0
         if v <= alpha and alpha > -INF:
@@ -424,6 +480,7 @@ cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, i
         else:
             c.deadline = deadline
             c.stop = stop
+        c.root_move = m
         v = _root(c, P, O, d, score, d >= 3, &m)
         if c.aborted:
             break
@@ -532,6 +589,7 @@ cdef int _open(Context* c, PatternWeights weights, bint table,
     c.probcut = 0.0
     c.shallow = 0
     c.rotate = 0
+    c.root_move = PASS_MOVE
     c.max_nodes = 0
     c.table = NULL
     c.table_bits = table_bits
@@ -743,6 +801,7 @@ cdef class MidgameSearch:
     cdef readonly int depth           # the deepest iteration finished since begin()
     cdef readonly double score        # its score (discs) and move
     cdef readonly int move
+    cdef readonly int improved        # the unfinished depth that changed ``move``, or 0
 
     def __cinit__(self, PatternWeights weights not None, table_bits=TABLE_BITS, threads=1):
         if isinstance(table_bits, bool) or not isinstance(table_bits, int) or \
@@ -759,6 +818,7 @@ cdef class MidgameSearch:
         self.stop_flag = 0
         self.c.stop = &self.stop_flag
         self.depth, self.score, self.move = 0, 0.0, PASS_MOVE
+        self.improved = 0
 
     def __dealloc__(self):
         _close(&self.c)
@@ -774,12 +834,15 @@ cdef class MidgameSearch:
         self.c.nodes = 0
         self.depth, self.score, self.move = 0, _leaf(&self.c, self.P, self.O) / \
             <double>EVAL_SCALE, PASS_MOVE
+        self.improved = 0
 
     def iterate(self, depth, seconds=None, max_nodes=None):
         """Search the root to ``depth`` (an aspiration window around the last score):
         True when it finished, False when the deadline (``seconds`` from now), the node
-        budget (nodes since :meth:`begin`) or a stop ended it first (the last finished
-        depth stands).  Depth 1 always finishes."""
+        budget (nodes since :meth:`begin`) or a stop ended it first: the last finished
+        depth's score and line stand, but its move gives way to one the unfinished
+        iteration proved better (a later root move that failed high over it;
+        ``improved`` then names that depth).  Depth 1 always finishes."""
         cdef int d = _check_depth(depth), v, m = PASS_MOVE
         cdef int guess = <int>(self.score * EVAL_SCALE)
         if d < 1:
@@ -793,6 +856,7 @@ cdef class MidgameSearch:
         if d > 1 and cy_load_flag(&self.stop_flag):
             return False                           # stopped before it began
         self.c.aborted = False
+        self.c.root_move = self.move
         if d == 1:                                 # a result always has a move
             self.c.deadline, self.c.max_nodes, self.c.stop = 0.0, 0, NULL
         else:
@@ -829,8 +893,12 @@ cdef class MidgameSearch:
             free(helpers)
         self.c.stop = &self.stop_flag
         if self.c.aborted:
+            if self.c.root_move != self.move and self.c.root_move != PASS_MOVE:
+                self.move = self.c.root_move       # proved better by the unfinished depth
+                self.improved = d
             return False
         self.depth, self.score, self.move = d, v / <double>EVAL_SCALE, m
+        self.improved = 0
         return True
 
     def principal_variation(self):

@@ -59,8 +59,10 @@ DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth n
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
 MAX_PROBCUT = 10.0                 # the midgame search's own limit
 DEFAULT_TABLE_BITS = 16            # 4 MB (see the table size's measurement: docs)
-# An iteration costs a few times the one before it (more with a full-width search): one
-# that cannot finish in the time left is not started, so that a clock keeps that time.
+# An iteration costs a few times the one before it (more with a full-width search): under
+# a game clock one that cannot finish in the time left is not started, so that the clock
+# keeps that time.  With a fixed time a move, time left is lost: the next iteration starts
+# anyway, and when cut short plays any move it proved better than the last depth's.
 NEXT_ITERATION_FACTOR = 2.0
 # Without a time limit, the exact solver gets as long as it needs (its positions are
 # endgame_empties or fewer, milliseconds at the default 14): a day, the most a solve takes.
@@ -134,6 +136,7 @@ class AlphaBetaSearch:
         self._last = 0.0           # seconds the last iteration took
         self._nodes: Optional[int] = None
         self._empties = 0
+        self._banked = False       # whether time left unused is kept (a clock)
 
     def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
                clock: Optional[Clock], depth: Optional[int]) -> Budget:
@@ -148,7 +151,7 @@ class AlphaBetaSearch:
             deepest = depth
             if iterations is None and time_limit is None and clock is None:
                 seconds = nodes = None             # a depth alone: no other limit
-        return Budget(nodes, seconds, deepest)
+        return Budget(nodes, seconds, deepest, banked=clock is not None)
 
     def solve_time(self, board: Board, seconds: Optional[float],
                    pace: SolverPace) -> Optional[float]:
@@ -171,6 +174,7 @@ class AlphaBetaSearch:
         self._next, self._last = 1, 0.0
         self._nodes = budget.iterations
         self._empties = board.empties()
+        self._banked = budget.banked
 
     def grow(self, until: Optional[float], deadline: Optional[float]) -> Optional[StopReason]:
         """The next depth's iteration (an iteration is not paused: ``until`` is not
@@ -180,7 +184,8 @@ class AlphaBetaSearch:
             return StopReason.SOLVED if d > self._empties else StopReason.DEPTH
         now = time.monotonic()
         left = None if deadline is None else deadline - now
-        if d > 1 and left is not None and left < self._last * NEXT_ITERATION_FACTOR:
+        if d > 1 and self._banked and left is not None and \
+                left < self._last * NEXT_ITERATION_FACTOR:
             return StopReason.TIME               # it could not finish: keep the time
         budget = None if self._nodes is None else self._nodes - search.nodes
         if d > 1 and budget is not None and budget <= 0:

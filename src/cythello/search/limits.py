@@ -102,12 +102,15 @@ class Budget:
     """One search's limits, settled before it starts: ``iterations`` in the backend's unit
     of work (UCT iterations, PUCT simulations, alpha-beta nodes; None: unbounded),
     ``seconds`` (None: untimed), ``depth`` (plies, for a search that has them) and
-    ``extra`` seconds an unsettled position may add under a game clock."""
+    ``extra`` seconds an unsettled position may add under a game clock; ``banked``
+    when time a search leaves unused is kept for later moves (a game clock), not lost
+    (a fixed time a move)."""
 
     iterations: Optional[int]
     seconds: Optional[float]
     depth: Optional[int] = None
     extra: float = 0.0
+    banked: bool = False
 
 
 def tree_budget(settings: Any, empties: int, iterations: Optional[int],
@@ -121,7 +124,7 @@ def tree_budget(settings: Any, empties: int, iterations: Optional[int],
     extra = 0.0
     if clock is not None and seconds is not None and extension > 0:
         extra = clock.extension(seconds, extension)
-    return Budget(n, seconds, None, extra)
+    return Budget(n, seconds, None, extra, banked=clock is not None)
 
 
 def play_result(result: SearchResult) -> PlayResult:
