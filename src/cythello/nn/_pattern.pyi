@@ -4,11 +4,15 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+from ..eval._patterns import PatternWeights
+
 @disjoint_base
 class PatternEvaluator:
     value_scale: float
     prior_scale: float
     search_depth: int
+    @property
+    def weights(self) -> PatternWeights: ...
     def __init__(self, weights: Any = "default", value_scale: float = 8.0,
                  prior_scale: float = 4.0, search_depth: int = 1) -> None: ...
     def __call__(self, planes: Any, legal: Optional[Any] = None

@@ -55,6 +55,11 @@ cdef class PatternEvaluator:
         self.prior_scale = check_number("prior_scale", prior_scale, 0, 1000, low_open=True)
         self.search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
 
+    @property
+    def weights(self):
+        """The pattern evaluation it reads (:class:`~cythello.eval.PatternWeights`)."""
+        return self._weights
+
     def __repr__(self):
         return (f"PatternEvaluator(value_scale={self.value_scale:g}, "
                 f"prior_scale={self.prior_scale:g}, search_depth={self.search_depth})")

@@ -53,7 +53,7 @@ from .settings import (
 from .states import StopReason
 
 __all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "AlphaBetaSearch", "MAX_ALPHABETA_DEPTH",
-           "MAX_PROBCUT"]
+           "MAX_PROBCUT", "MAX_ENDGAME_EMPTIES"]
 
 DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth nor time
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
@@ -69,6 +69,8 @@ NEXT_ITERATION_FACTOR = 2.0
 UNTIMED_SOLVE = 86_400.0
 # The most empties endgame_by_time solves from (the expert preset's limit too).
 MAX_TIMED_SOLVE_EMPTIES = 26
+# The most empties endgame_empties may name: an untimed solve from more could take days.
+MAX_ENDGAME_EMPTIES = 30
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class AlphaBetaSettings(SettingsType):
     probcut: Optional[float] = _setting(
         None, _number(0, MAX_PROBCUT, low_open=True), "Multi-ProbCut's width in standard "
         "deviations (1.5: each cut 87 % sure; None: a full-width search)", optional=True)
-    endgame_empties: int = endgame_empties_setting(14, 30)
+    endgame_empties: int = endgame_empties_setting(14, MAX_ENDGAME_EMPTIES)
     endgame_by_time: bool = _setting(True, _FLAG, "with a time limit, also solve from as "
                                      "many empties (at most 26) as half the time affords at "
                                      "the solver's measured speed")

@@ -103,8 +103,16 @@ class SearchBackend(Protocol):
 
     accepts_depth: bool          # whether a depth limit means something to it
     threads: int                 # its threads (the exact solver's too)
-    book_scale: float            # discs per logistic unit: the book's values as win rates
-    progress_interval: float     # seconds between progress reports
+
+    @property
+    def book_scale(self) -> float:
+        """Discs per logistic unit: the book's values as win rates."""
+        ...
+
+    @property
+    def progress_interval(self) -> float:
+        """Seconds between progress reports."""
+        ...
 
     def budget(self, board: Board, iterations: Optional[int], time_limit: Optional[float],
                clock: Optional[Clock], depth: Optional[int]) -> Budget:

@@ -25,6 +25,7 @@ from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
 from ._puct import PuctForest
 from .engine import Budget, Engine, TreeSearchRules, Work
+from .phases import with_alphabeta_ending
 from .results import DISC_SCALE, MoveStats, SearchResult, unsettled
 from .settings import (
     _FLAG,
@@ -37,6 +38,7 @@ from .settings import (
     _int,
     _number,
     _setting,
+    alphabeta_empties_setting,
     book_setting,
     book_variety_setting,
     budget_setting,
@@ -102,6 +104,7 @@ class PUCTSettings(SettingsType):
     reuse_tree: bool = reuse_tree_setting()
     endgame_empties: int = endgame_empties_setting(0)     # the network plays to the end
     endgame_by_time: bool = endgame_by_time_setting()
+    alphabeta_empties: int = alphabeta_empties_setting()
     time_extension: float = time_extension_setting()
     max_nodes: Optional[int] = _setting(
         None, _int(16, MAX_NODES), f"each tree's node cap, 24 bytes a node (default "
@@ -368,7 +371,10 @@ class PUCTPlayer(Engine):
             else PUCTSettings(**options)
         _check_threads(evaluator, settings)
         self._puct = PUCTSearch(evaluator, settings)
-        super().__init__(settings, self._puct, load_book(settings.book))
+        super().__init__(settings, with_alphabeta_ending(
+            self._puct, settings,
+            evaluator.weights if isinstance(evaluator, PatternEvaluator) else None),
+            load_book(settings.book))
         self.settings: PUCTSettings = settings
 
     @property

@@ -146,6 +146,14 @@ def endgame_by_time_setting() -> Any:
                     "empties as the search's time affords at the solver's measured speed")
 
 
+def alphabeta_empties_setting() -> Any:
+    """The tree searches' hand-off to the alpha-beta search near the end (search/phases.py)."""
+    return _setting(0, _int(0, 60), "from this many empty squares (0: never) a search "
+                    "limited by time is the alpha-beta search's (Multi-ProbCut 1.5, the same "
+                    "evaluation), which reaches the end of the game where a tree search "
+                    "still samples")
+
+
 def progress_interval_setting() -> Any:
     """Seconds between progress reports (a search that can pause)."""
     return _setting(0.25, _SECONDS, "seconds between on_progress reports")
@@ -247,6 +255,7 @@ class SearchSettings(SettingsType):
     progress_interval: float = progress_interval_setting()
     endgame_empties: int = endgame_empties_setting(20)
     endgame_by_time: bool = endgame_by_time_setting()
+    alphabeta_empties: int = alphabeta_empties_setting()
     progressive_bias: float = _setting(
         0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
     eval_weights: Any = _setting(

@@ -20,6 +20,7 @@ from . import _interruptible
 from ._mcts import SearchTree
 from ._rollout import random_seed
 from .engine import Budget, Engine, TreeSearchRules, Work
+from .phases import with_alphabeta_ending
 from .results import (
     MoveStats,
     RootMove,
@@ -262,7 +263,8 @@ class MCTSPlayer(Engine):
             settings = settings.replace(**options)
         # Loaded once here, so that a bad weights file is an error now, not at the search.
         self.eval_weights: Optional[PatternWeights] = settings.weights()
-        super().__init__(settings, UCTSearch(settings, self.eval_weights),
+        self._uct = UCTSearch(settings, self.eval_weights)
+        super().__init__(settings, with_alphabeta_ending(self._uct, settings, self.eval_weights),
                          settings.opening_book(), on_progress)
         self.settings: SearchSettings = settings
 
@@ -276,7 +278,7 @@ class MCTSPlayer(Engine):
     @property
     def _trees(self) -> List[SearchTree]:
         """The backend's trees (for tests and benchmarks that look inside)."""
-        return self._backend.trees      # type: ignore[attr-defined,no-any-return]
+        return self._uct.trees
 
     def __repr__(self) -> str:
         s = self.settings
