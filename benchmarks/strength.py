@@ -12,8 +12,10 @@ interval; games run on ``--workers`` processes.
 Players are any ``cythello match`` spec (presets, ``mcts:key=value,...``,
 ``alphabeta:depth=N``, ``random``), plus ``expert-0.1``: the expert preset of cythello 0.1.0
 (heuristic playouts, square-table prior, no evaluation), the baseline of the knowledge
-work.  With ``--time``, both MCTS players get that many seconds per move (equal time),
-whatever their presets say; with ``--clock MAIN[+INC]`` each MCTS player has a game clock
+work, and ``expert-0.3``: 0.3.0's expert (UCT with the evaluation), the baseline of the
+search work (the ``expert`` of the matches recorded before the expert level became PUCT).
+With ``--time``, both MCTS players and the levels PUCT plays get that many seconds per
+move (equal time), whatever their presets say; with ``--clock MAIN[+INC]`` each MCTS player has a game clock
 instead (``5:00+2``, or seconds) and budgets its moves from it (equal time per game:
 what time management, early stopping and time extension are judged by).  With
 ``--from-start`` every game starts from the initial position and the players are not
@@ -26,13 +28,19 @@ import time
 
 import cythello as cy
 from cythello.match import random_openings, run_match
-from cythello.players import make_player
+from cythello.players import level_player, make_player
 from cythello.search.clock import parse_clock
 from cythello.search.internals import shared_tree_tuning
+from cythello.search.presets import LEVEL_SEARCH, PRESETS
 
 # cythello 0.1.0's expert preset, kept here as the fixed baseline.
 OLD_EXPERT = {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
               "rollout": "heuristic", "endgame_empties": 18, "progressive_bias": 4.0}
+# The expert of cythello 0.3.0 (the UCT search with the evaluation, solving by time from
+# up to 26 empties): the baseline the levels after it are measured against.
+EXPERT_0_3 = {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
+              "eval_weights": "default", "leaf_eval": 1.0, "minimax_weight": 0.7,
+              "exploration": 0.6}
 
 
 class OnClock:
@@ -96,6 +104,11 @@ class Batched:
 def player(spec, seed, move_time, clock=None):
     if spec == "expert-0.1":
         settings = dict(OLD_EXPERT, seed=seed)
+    elif spec == "expert-0.3":
+        settings = dict(EXPERT_0_3, seed=seed)
+    elif spec in PRESETS and LEVEL_SEARCH.get(spec) == "puct" and move_time is not None:
+        # A level PUCT plays, at the match's time a move.
+        return level_player(spec, seed, time_limit=move_time, iterations=None)
     else:
         made = make_player(spec, seed)
         if not isinstance(made, cy.MCTSPlayer) or move_time is None and clock is None:

@@ -128,8 +128,8 @@ def add_search_choice(p: argparse.ArgumentParser) -> None:
                         "evaluation (shallow-search values as priors and value), or the "
                         "classic alpha-beta with Multi-ProbCut (its --iterations are "
                         "nodes); with the preset's limits (default: the search that won "
-                        "the preset's matches: PUCT for medium and hard, UCT for easy and "
-                        "expert; without a preset, the expert's)")
+                        "the preset's matches: PUCT for medium, hard and expert, UCT for "
+                        "easy; without a preset, the expert's)")
 
 
 def search_of(args: argparse.Namespace) -> str:

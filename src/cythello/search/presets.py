@@ -41,21 +41,24 @@ PRESETS: Dict[str, Dict[str, object]] = {
 
 # Which search plays each level, chosen by matches at the level's time between the
 # searches (paired openings, equal time: docs/results/strength.md).  PUCT guided by the
-# evaluation won medium's and hard's by a wide margin (+255 and +171 Elo, 200 games each);
-# at the expert's times the matches split (PUCT +119 at 0.25 s, 200 games, but -89 at 1 s,
-# 100 games), so the expert, whose budget is 5 s, stays the UCT search.  Easy stays the
-# classic UCT with random playouts, weak by design.  ``MCTSPlayer.preset(name)`` is always
-# the UCT search at the level's settings (PRESETS); ``cythello.make_player(name)``, the
-# command line and the GUI engines play the level.
+# evaluation won medium's and hard's by a wide margin (+255 and +171 Elo, 200 games each)
+# and the expert's: at 1 s a move, handing the last 30 empties to the alpha-beta search,
+# it beat the UCT expert (cythello 0.3.0's) by +115 +/- 51 over 200 games.  Easy stays
+# the classic UCT with random playouts, weak by design.
+# ``MCTSPlayer.preset(name)`` is always the UCT search at the level's settings (PRESETS);
+# ``cythello.make_player(name)``, the command line and the GUI engines play the level.
 LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
-                                "expert": "uct"}
+                                "expert": "puct"}
 # The PUCT settings of each level (those PUCT plays, and --search puct at the others):
 # budgets of about the UCT level's time (a PUCT simulation costs about 2.4 UCT iterations
-# of the expert's kind), the same exact solver.
+# of the expert's kind), the same exact solver; the expert, limited by time, hands the
+# last 30 empties to the alpha-beta search (search/phases.py), which reaches the end of
+# the game there.
 PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "medium": {"iterations": 400, "endgame_empties": 12},
     "hard": {"iterations": 8_000, "endgame_empties": 18},
-    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True},
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
+               "alphabeta_empties": 30},
 }
 LEVELS = ("easy", "medium", "hard", "expert")
 
