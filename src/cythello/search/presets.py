@@ -41,10 +41,9 @@ PRESETS: Dict[str, Dict[str, object]] = {
 
 # Which search plays each level, chosen by matches at the level's time between the
 # searches (paired openings, equal time: docs/results/strength.md).  PUCT guided by the
-# evaluation won medium's and hard's by a wide margin (+255 and +171 Elo, 200 games each)
-# and the expert's: at 1 s a move, handing the last 30 empties to the alpha-beta search,
-# it beat the UCT expert (cythello 0.3.0's) by +115 +/- 51 over 200 games.  Easy stays
-# the classic UCT with random playouts, weak by design.
+# evaluation won medium's and hard's by a wide margin, and the expert's when it hands the
+# last 30 empties to the alpha-beta search (against 0.3.0's UCT expert at 1 s a move).
+# Easy stays the classic UCT with random playouts, weak by design.
 # ``MCTSPlayer.preset(name)`` is always the UCT search at the level's settings (PRESETS);
 # ``cythello.make_player(name)``, the command line and the GUI engines play the level.
 LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
