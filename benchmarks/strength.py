@@ -21,8 +21,18 @@ what time management, early stopping and time extension are judged by).  With
 ``--from-start`` every game starts from the initial position and the players are not
 seeded (an opening book's variety then draws other lines in every game); a player with an
 opening book gets a line on the moves it played from the book and the time they took.
+With ``--from-empties M`` each pair of games starts instead from a position with M empty
+squares (a random 4-ply opening played on by the hard level, seeded by ``--seed``): the
+match then judges only how the two players play the rest of a game, as an endgame or a
+hand-off threshold is judged.  Every match also gives the first player's mean disc
+difference over each pair of games with its 95% interval, a finer measure than the
+result when the two players differ in a few moves of each game:
+
+    python3 benchmarks/strength.py --games 100 --time 0.25 --from-empties 34 --pair "puct:time=0.25,alphabeta_empties=34" "puct:time=0.25"
 """
 import argparse
+import math
+import statistics
 import sys
 import time
 
@@ -123,6 +133,32 @@ def player(spec, seed, move_time, clock=None):
     return cy.MCTSPlayer(**settings)
 
 
+def positions_at(count, empties, seed):
+    """``count`` distinct positions with ``empties`` empty squares, not over: random 4-ply
+    openings (``seed``) each played on by the hard level (seeded) to that many empties."""
+    out, seen = [], set()
+    for i, opening in enumerate(random_openings(count * 2, plies=4, seed=seed)):
+        board, guide = opening.copy(), level_player("hard", seed=seed * 1000 + i)
+        while board.empties() > empties and not board.is_game_over():
+            board.push(guide.search(board).best_move)
+        if board.empties() == empties and not board.is_game_over() and board not in seen:
+            seen.add(board)
+            out.append(board)
+            if len(out) == count:
+                return out
+    raise SystemExit(f"--from-empties {empties}: only {len(out)} positions of {count} found")
+
+
+def paired_discs(result):
+    """The first player's disc difference averaged over each pair of games (one start,
+    both colours), and the 95% interval of its mean."""
+    discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
+    pairs = [(a + b) / 2 for a, b in zip(discs[::2], discs[1::2])]
+    if len(pairs) < 2:
+        return sum(discs) / max(1, len(discs)), math.inf
+    return statistics.fmean(pairs), 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs))
+
+
 def most_time_used(result, clock):
     """The most time one side used in one game, as a share of its clock's time."""
     worst = 0.0
@@ -163,8 +199,13 @@ def book_moves(result, book_player):
 
 
 def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
-           from_start=False, batching=None):
-    openings = None if from_start else random_openings(games // 2 + 1, plies=4, seed=seed)
+           from_start=False, batching=None, from_empties=None):
+    if from_start:
+        openings = None
+    elif from_empties is not None:
+        openings = positions_at(games // 2 + 1, from_empties, seed)
+    else:
+        openings = random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
     one = player(first, None if from_start else 3, move_time, clock)
     if batching is not None:
@@ -173,15 +214,17 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
     result = run_match(Pondering(one) if ponder else one,
                        player(second, None if from_start else 4, move_time, clock),
                        games, openings=openings, workers=workers)
-    discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
+    discs, margin = paired_discs(result)
     per_move = f", {move_time:g} s/move" if move_time else ""
     if clock is not None:
         per_move = (f", clock {clock.time_left:g} s + {clock.increment:g} s a game "
                     f"(at most {most_time_used(result, clock):.0%} of it used)")
     if ponder:
         first += " (pondering)"
+    if from_empties is not None:
+        per_move += f", from {from_empties} empties"
     print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
-          f"{sum(discs) / len(discs):+.1f}  ({time.perf_counter() - start:.0f} s)", flush=True)
+          f"{discs:+.2f} ± {margin:.2f}  ({time.perf_counter() - start:.0f} s)", flush=True)
     from_book = book_moves(result, one)
     if from_book is not None:
         print(f"  {first}: {from_book[0]:.1f} moves a game from its book, {from_book[1]:.3f} s "
@@ -207,6 +250,9 @@ def main() -> int:
                     help="easy vs random, then each preset against the one below")
     ap.add_argument("--from-start", action="store_true",
                     help="every game from the initial position, players unseeded")
+    ap.add_argument("--from-empties", type=int, metavar="M",
+                    help="every pair of games from a position with M empties (played on "
+                         "from a random opening by the hard level)")
     ap.add_argument("--batching", metavar="HOT,FLUSH,OWN",
                     help="the first player's shared-tree batching: hot nodes from HOT "
                          "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
@@ -215,6 +261,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
+    if args.from_empties is not None and (args.from_start or not 1 <= args.from_empties <= 59):
+        ap.error("--from-empties: 1 to 59 empties, not with --from-start")
     batching = None
     if args.batching:
         if args.workers != 1 or args.ponder:
@@ -227,7 +275,7 @@ def main() -> int:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
                clock=args.clock, ponder=args.ponder, from_start=args.from_start,
-               batching=batching)
+               batching=batching, from_empties=args.from_empties)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):
