@@ -46,17 +46,20 @@ class _Node:
         self.terminal = None
 
 
-def _reference_visits(board, evaluator, simulations, c_puct=1.25):
+def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.0):
     root = _Node(None, 1.0)
     for _ in range(simulations):
         node, b, path = root, board.copy(), [root]
         while node.children is not None:
             parent_n = max(node.visits - 1, 1)
+            weight = c_puct
+            if c_puct_base:
+                weight += math.log((parent_n + c_puct_base + 1) / c_puct_base)
             fpu = -node.value / node.visits if node.visits else 0.0
             best, best_score = None, -math.inf
             for child in node.children:
                 q = child.value / child.visits if child.visits else fpu
-                score = q + c_puct * child.prior * math.sqrt(parent_n) / (1 + child.visits)
+                score = q + weight * child.prior * math.sqrt(parent_n) / (1 + child.visits)
                 if score > best_score:
                     best, best_score = child, score
             node = best
@@ -80,16 +83,31 @@ def _reference_visits(board, evaluator, simulations, c_puct=1.25):
     return {c.move: c.visits for c in root.children}
 
 
+@pytest.mark.parametrize("c_puct_base", [0.0, 20.0])
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("evaluator", [uniform_evaluator, disc_lead])
-def test_visits_equal_the_reference(seed, evaluator):
+def test_visits_equal_the_reference(seed, evaluator, c_puct_base):
     board = _random_board(seed, 8 + 8 * seed)        # openings to endgames (passes, ends)
     if board.is_game_over():
         pytest.skip("the random game ended")
-    player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False)
+    player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False,
+                           c_puct_base=c_puct_base)
     result = player.search(board)
     got = {m.move: m.visits for m in result.moves}
-    assert got == _reference_visits(board, evaluator, 300)
+    assert got == _reference_visits(board, evaluator, 300, c_puct_base=c_puct_base)
+
+
+def test_the_growing_prior_weight_spreads_the_visits():
+    """AlphaZero's c_puct growth gives a long search's second moves more visits: the most
+    visited root move keeps a smaller share than with c_puct alone."""
+    board = _random_board(3, 20)
+    shares = []
+    for base in (0.0, 50.0):
+        result = cy.PUCTPlayer(disc_lead, iterations=3000, c_puct_base=base).search(board)
+        shares.append(max(m.visits for m in result.moves) / result.root_visits)
+    assert shares[1] < shares[0]
+    with pytest.raises(SettingsError, match="c_puct_base"):
+        PUCTSettings(c_puct_base=-1)
 
 
 def test_tree_invariants_and_policy_targets():

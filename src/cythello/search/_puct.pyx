@@ -25,7 +25,7 @@ perspective flips at every ply.  An unvisited child's value (first-play urgency)
 parent's mean for the side to move minus ``fpu_reduction`` (``FPU_PARENT``), a draw or a
 loss.
 """
-from libc.math cimport sqrt, exp, isfinite, INFINITY
+from libc.math cimport sqrt, exp, log, isfinite, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -99,6 +99,7 @@ cdef struct PTree:
 cdef struct Params:       # the search settings the tree work reads
     uint32_t max_nodes
     double c_puct
+    double c_puct_base    # > 0: the prior's weight grows with the visits (AlphaZero's)
     double fpu_reduction
     double virtual_loss
     int fpu
@@ -208,7 +209,8 @@ cdef class PuctForest:
     cdef float* _values                # max_batch
 
     def __cinit__(self, int n, int max_batch, uint32_t max_nodes, double c_puct,
-                  str fpu, double fpu_reduction, double virtual_loss):
+                  str fpu, double fpu_reduction, double virtual_loss,
+                  double c_puct_base=0.0):
         if n < 1 or max_batch < 1 or max_nodes < 2:
             raise SettingsError("a forest needs a tree, a batch and two nodes")
         self.trees = <PTree*>malloc(n * sizeof(PTree))
@@ -227,6 +229,7 @@ cdef class PuctForest:
         self.max_batch = max_batch
         self.params.max_nodes = max_nodes
         self.params.c_puct = c_puct
+        self.params.c_puct_base = c_puct_base
         self.params.fpu = FPU_MODES[fpu]
         self.params.fpu_reduction = fpu_reduction
         self.params.virtual_loss = virtual_loss
@@ -662,9 +665,10 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
 
 cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
                       Batch* batch=NULL) noexcept nogil:
-    """The child of ``n`` maximising Q + c_puct * P * sqrt(N) / (1 + n) (the first on
-    ties), N the visits of all children; with a thread's ``batch``, counting the updates
-    of ``n`` and its children that the thread has not added to the tree yet."""
+    """The child of ``n`` maximising Q + c * P * sqrt(N) / (1 + n) (the first on ties),
+    N the visits of all children, c = c_puct, plus log((N + base + 1) / base) with a
+    ``c_puct_base``; with a thread's ``batch``, counting the updates of ``n`` and its
+    children that the thread has not added to the tree yet."""
     cdef const PNode* node = &t.nodes[n]
     cdef double visits = node.visits, value = node.value, child_visits, child_value
     cdef const Pending* e = pending_find(batch, n) if batch != NULL else NULL
@@ -674,7 +678,12 @@ cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
         value += e.reward
         batched = e.children
     cdef double parent_visits = visits - 1 if visits > 1 else 1
-    cdef double u = params.c_puct * sqrt(parent_visits)
+    cdef double weight = params.c_puct
+    if params.c_puct_base > 0:
+        # AlphaZero's growth: the more visits a node has, the more weight its prior
+        # keeps, so that a long search still looks at the moves it ranked second.
+        weight += log((parent_visits + params.c_puct_base + 1) / params.c_puct_base)
+    cdef double u = weight * sqrt(parent_visits)
     cdef double fpu
     if params.fpu == FPU_DRAW:
         fpu = 0.0

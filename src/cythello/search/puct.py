@@ -81,6 +81,9 @@ class PUCTSettings(SettingsType):
     time_limit: Optional[float] = time_limit_setting()
     c_puct: float = _setting(1.25, _number(0, 100), "weight of the prior term "
                              "c_puct * P * sqrt(N) / (1 + n)")
+    c_puct_base: float = _setting(0.0, _number(0, 1e9), "with N visits the prior's weight "
+                                  "is c_puct + log((N + base + 1) / base), AlphaZero's "
+                                  "growth (its base: 19652); 0: c_puct alone")
     fpu: str = _setting("parent", _choice("parent", "draw", "loss"), "the value of an "
                         "unvisited child: its parent's mean (minus fpu_reduction), a draw "
                         "or a loss")
@@ -147,7 +150,7 @@ class PUCTSettings(SettingsType):
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
         return PuctForest(games, games * self.batch_size, self.nodes_per_tree, self.c_puct,
-                          self.fpu, self.fpu_reduction, self.virtual_loss)
+                          self.fpu, self.fpu_reduction, self.virtual_loss, self.c_puct_base)
 
 
 Evaluate = Callable[[Any, Any], Tuple[Any, Any]]
