@@ -253,3 +253,23 @@ def test_a_match_says_what_it_plays_and_how_long_is_left():
     lines = out.stdout.splitlines()
     assert lines[0] == "3 games of easy against random, one at a time; a line as each game ends"
     assert "left" in lines[1] and "left" in lines[2] and "left" not in lines[3]
+
+
+def test_a_levels_puct_settings_reach_the_command_lines_player():
+    """``--preset L`` (and no preset: the expert's settings) plays the level's PUCT
+    settings whole, as make_player(L) does; the command line's budget replaces the
+    level's."""
+    from cythello.cli import build_parser
+    from cythello.cli.common import puct_player_from_args
+    from cythello.search.presets import PUCT_LEVELS
+    for level, wanted in PUCT_LEVELS.items():
+        for argv in (["analyse", "f5", "--preset", level], ["analyse", "f5", "--time", "0.5"]):
+            if "--time" in argv and level != "expert":
+                continue
+            settings = puct_player_from_args(build_parser().parse_args(argv)).settings
+            for key, value in wanted.items():
+                if key in ("iterations", "time_limit") and "--time" in argv:
+                    continue
+                assert getattr(settings, key) == value, (argv, key)
+            if "--time" in argv:
+                assert settings.time_limit == 0.5 and settings.iterations is None

@@ -186,14 +186,19 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
     _refuse(args, _UCT_ONLY, f"the UCT search's options, not PUCT's (the search of {whose}; "
             "--search uct for UCT)")
     preset: Dict[str, Any]
-    if args.preset is None:          # the expert's exact solver, the command line's budget
+    if args.preset is None:          # the expert's settings, the command line's budget
         preset = {k: v for k, v in PUCT_LEVELS["expert"].items()
                   if k not in ("iterations", "time_limit")}
     else:
         preset = dict(PUCT_LEVELS.get(args.preset, PRESETS[args.preset]))
-    settings: Dict[str, Any] = {"endgame_empties": preset.get("endgame_empties", 0),
-                                "endgame_by_time": preset.get("endgame_by_time", False),
-                                **_budget(args, preset, "iterations"), **_book_options(args)}
+    if args.preset is None or args.preset in PUCT_LEVELS:
+        # A level PUCT plays: all of its settings (those of make_player(level)).
+        settings: Dict[str, Any] = {k: v for k, v in preset.items()
+                                    if k not in ("iterations", "time_limit")}
+    else:                            # a UCT preset: its exact solver
+        settings = {"endgame_empties": preset.get("endgame_empties", 0),
+                    "endgame_by_time": preset.get("endgame_by_time", False)}
+    settings.update(**_budget(args, preset, "iterations"), **_book_options(args))
     if args.seed is not None:
         settings["seed"] = args.seed
     if args.max_nodes is not None:
