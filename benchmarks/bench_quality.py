@@ -1,11 +1,11 @@
-"""Move quality by thinking time: on the FFO positions (#1-#59, 20-34 empties), whose every
-move's exact score is known, the discs a player's chosen move gives away against the best
-move, and how often it throws away the game's result (a win or draw that the best move
-keeps), for each time per move.  Whether more time buys better moves, where, and for which
-settings; no match needed, and the same positions for every player.  The players' exact
-solvers are off (``search(solve=False)``): the search itself is judged.  An MCTS player
-plays to win, not for the margin: once it proves a win, any winning move will do, so its
-disc losses can grow with time while it keeps every result.
+"""Move quality by thinking time: on the FFO positions (#1-#59, 14-34 empties and one of 6),
+whose every move's exact score is known, the discs a player's chosen move gives away
+against the best move, and how often it throws away the game's result (a win or draw that
+the best move keeps), for each time per move. Whether more time buys better moves, where,
+and for which settings; no match needed, and the same positions for every player. The
+players' exact solvers are off (``search(solve=False)``): the search itself is judged. An
+MCTS player plays to win, not for the margin: once it proves a win, any winning move will
+do, so its disc losses can grow with time while it keeps every result.
 
     python3 benchmarks/bench_quality.py --times 0.25,1,4 --players expert "puct:"
     python3 benchmarks/bench_quality.py --players "mcts:preset=expert,exploration=2"

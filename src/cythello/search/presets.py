@@ -41,23 +41,21 @@ PRESETS: Dict[str, Dict[str, object]] = {
 
 # Which search plays each level, chosen by matches at the level's time between the
 # searches (paired openings, equal time: docs/results/strength.md).  PUCT guided by the
-# evaluation won medium's and hard's by a wide margin, and the expert's when it hands the
-# last 30 empties to the alpha-beta search (against 0.3.0's UCT expert at 1 s a move).
-# Easy stays the classic UCT with random playouts, weak by design.
+# evaluation won medium's and hard's by a wide margin and the expert's at 0.25 s and 1 s
+# a move.  Easy stays the classic UCT with random playouts, weak by design.
 # ``MCTSPlayer.preset(name)`` is always the UCT search at the level's settings (PRESETS);
 # ``cythello.make_player(name)``, the command line and the GUI engines play the level.
 LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
                                 "expert": "puct"}
 # The PUCT settings of each level (those PUCT plays, and --search puct at the others):
 # budgets of about the UCT level's time (a PUCT simulation costs about 2.4 UCT iterations
-# of the expert's kind), the same exact solver; the expert, limited by time, hands the
-# last 30 empties to the alpha-beta search (search/phases.py), which reaches the end of
-# the game there.
+# of the expert's kind), the same exact solver.  The expert does not hand its last moves
+# to the alpha-beta search (alphabeta_empties): from 30 empties that played level with
+# PUCT alone at 1 s and 4 s a move and lost at 0.25 s.
 PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "medium": {"iterations": 400, "endgame_empties": 12},
     "hard": {"iterations": 8_000, "endgame_empties": 18},
-    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
-               "alphabeta_empties": 30},
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True},
 }
 LEVELS = ("easy", "medium", "hard", "expert")
 

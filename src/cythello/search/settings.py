@@ -150,8 +150,7 @@ def alphabeta_empties_setting() -> Any:
     """The tree searches' hand-off to the alpha-beta search near the end (search/phases.py)."""
     return _setting(0, _int(0, 60), "from this many empty squares (0: never) a search "
                     "limited by time is the alpha-beta search's (Multi-ProbCut 1.5, the same "
-                    "evaluation), which reaches the end of the game where a tree search "
-                    "still samples")
+                    "evaluation and time)")
 
 
 def progress_interval_setting() -> Any:
