@@ -255,21 +255,25 @@ def test_a_match_says_what_it_plays_and_how_long_is_left():
     assert "left" in lines[1] and "left" in lines[2] and "left" not in lines[3]
 
 
-def test_a_levels_puct_settings_reach_the_command_lines_player():
+def test_a_levels_puct_settings_reach_the_command_lines_player(monkeypatch):
     """``--preset L`` (and no preset: the expert's settings) plays the level's PUCT
-    settings whole, as make_player(L) does; the command line's budget replaces the
-    level's."""
+    settings whole, as make_player(L) does, not only its solver's; the command line's
+    budget replaces the level's.  Each level gets a setting beyond the solver's and the
+    budget (the command line once dropped such settings)."""
     from cythello.cli import build_parser
     from cythello.cli.common import puct_player_from_args
     from cythello.search.presets import PUCT_LEVELS
+
+    def settings_of(*argv):
+        return puct_player_from_args(build_parser().parse_args(["analyse", "f5", *argv])
+                                     ).settings
+
+    for level in PUCT_LEVELS:
+        monkeypatch.setitem(PUCT_LEVELS, level, {**PUCT_LEVELS[level], "c_puct": 2.5})
     for level, wanted in PUCT_LEVELS.items():
-        for argv in (["analyse", "f5", "--preset", level], ["analyse", "f5", "--time", "0.5"]):
-            if "--time" in argv and level != "expert":
-                continue
-            settings = puct_player_from_args(build_parser().parse_args(argv)).settings
-            for key, value in wanted.items():
-                if key in ("iterations", "time_limit") and "--time" in argv:
-                    continue
-                assert getattr(settings, key) == value, (argv, key)
-            if "--time" in argv:
-                assert settings.time_limit == 0.5 and settings.iterations is None
+        settings = settings_of("--preset", level)
+        assert {key: getattr(settings, key) for key in wanted} == wanted, level
+    expert = {k: v for k, v in PUCT_LEVELS["expert"].items() if k != "time_limit"}
+    settings = settings_of("--time", "0.5")
+    assert {key: getattr(settings, key) for key in expert} == expert
+    assert settings.time_limit == 0.5 and settings.iterations is None
