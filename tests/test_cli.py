@@ -277,3 +277,23 @@ def test_a_levels_puct_settings_reach_the_command_lines_player(monkeypatch):
     settings = settings_of("--time", "0.5")
     assert {key: getattr(settings, key) for key in expert} == expert
     assert settings.time_limit == 0.5 and settings.iterations is None
+
+
+def test_a_levels_evaluator_is_the_same_from_python_and_the_command_line():
+    """A PUCT level's evaluator settings (the expert's depth-2 leaf values) reach both
+    make_player(level) and the command line's player, --preset or none (the expert)."""
+    import cythello as cy
+    from cythello.cli import build_parser
+    from cythello.cli.common import puct_player_from_args
+    from cythello.search.presets import PUCT_EVALUATORS, PUCT_LEVELS
+
+    def depth_of(*argv):
+        args = build_parser().parse_args(["analyse", "f5", *argv])
+        return puct_player_from_args(args).evaluator.search_depth
+
+    assert PUCT_EVALUATORS["expert"]["search_depth"] == 2
+    for level in PUCT_LEVELS:
+        wanted = PUCT_EVALUATORS.get(level, {}).get("search_depth", 1)
+        assert cy.make_player(level).evaluator.search_depth == wanted, level
+        assert depth_of("--preset", level) == wanted, level
+    assert depth_of("--time", "0.5") == 2

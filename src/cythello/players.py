@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Iterable, Optional
 from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
 from .search.players import MCTSPlayer, RandomPlayer
-from .search.presets import LEVEL_SEARCH, PRESETS, PUCT_LEVELS
+from .search.presets import LEVEL_SEARCH, PRESETS, PUCT_EVALUATORS, PUCT_LEVELS
 from .search.settings import parse_setting, setting_names
 
 __all__ = ["make_player", "level_player", "SPEC_HELP"]
@@ -107,15 +107,16 @@ def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any
     """The player of a preset: for a difficulty level (``easy``, ``medium``, ``hard``,
     ``expert``) the search that won the level's matches (``LEVEL_SEARCH`` in
     :mod:`cythello.search.presets`: PUCT guided by the evaluation for medium, hard and
-    expert, UCT for easy) at the level's settings; ``classic`` is plain UCT.
+    expert, UCT for easy) at the level's settings (PUCT's evaluator at
+    ``PUCT_EVALUATORS``'); ``classic`` is plain UCT.
     ``overrides`` are that search's settings."""
     if name not in PRESETS:
         raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
     if LEVEL_SEARCH.get(name) == "puct":
         from .nn import PatternEvaluator
         from .search.puct import PUCTPlayer
-        return PUCTPlayer(PatternEvaluator(), **{**PUCT_LEVELS[name], "seed": seed,
-                                                 **overrides})
+        return PUCTPlayer(PatternEvaluator(**PUCT_EVALUATORS.get(name, {})),
+                          **{**PUCT_LEVELS[name], "seed": seed, **overrides})
     return MCTSPlayer.preset(name, seed=seed, **overrides)
 
 

@@ -13,7 +13,7 @@ from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.engine import EnginePlayer
 from ..search.players import PRESETS, MCTSPlayer
-from ..search.presets import LEVEL_SEARCH, PUCT_LEVELS
+from ..search.presets import LEVEL_SEARCH, PUCT_EVALUATORS, PUCT_LEVELS
 
 if TYPE_CHECKING:
     from ..search.puct import PUCTPlayer
@@ -205,7 +205,9 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["max_nodes"] = args.max_nodes
     if getattr(args, "threads", None) is not None:
         settings["threads"] = args.threads
-    return PUCTPlayer(PatternEvaluator(), **settings)
+    # A level's evaluator with its settings (the expert's without one), as make_player's.
+    evaluator = PUCT_EVALUATORS.get("expert" if args.preset is None else args.preset, {})
+    return PUCTPlayer(PatternEvaluator(**evaluator), **settings)
 
 
 # -- terminal output ----------------------------------------------------------------------------
