@@ -107,8 +107,8 @@ def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any
     """The player of a preset: for a difficulty level (``easy``, ``medium``, ``hard``,
     ``expert``) the search that won the level's matches (``LEVEL_SEARCH`` in
     :mod:`cythello.search.presets`: PUCT guided by the evaluation for medium, hard and
-    expert, UCT for easy) at the level's settings (PUCT's evaluator at
-    ``PUCT_EVALUATORS``'); ``classic`` is plain UCT.
+    expert, UCT for easy) at the level's settings (for PUCT also its evaluator's,
+    ``PUCT_EVALUATORS``); ``classic`` is plain UCT.
     ``overrides`` are that search's settings."""
     if name not in PRESETS:
         raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
