@@ -185,13 +185,11 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
              f"the {args.preset} preset" if args.preset else "the default")
     _refuse(args, _UCT_ONLY, f"the UCT search's options, not PUCT's (the search of {whose}; "
             "--search uct for UCT)")
-    preset: Dict[str, Any]
-    if args.preset is None:          # the expert's settings, the command line's budget
-        preset = {k: v for k, v in PUCT_LEVELS["expert"].items()
-                  if k not in ("iterations", "time_limit")}
-    else:
-        preset = dict(PUCT_LEVELS.get(args.preset, PRESETS[args.preset]))
-    if args.preset is None or args.preset in PUCT_LEVELS:
+    level = args.preset or "expert"  # no preset: the expert's settings ...
+    preset: Dict[str, Any] = dict(PUCT_LEVELS.get(level, PRESETS[level]))
+    if args.preset is None:          # ... with the command line's budget
+        preset = {k: v for k, v in preset.items() if k not in ("iterations", "time_limit")}
+    if level in PUCT_LEVELS:
         # A level PUCT plays: all of its settings (those of make_player(level)).
         settings: Dict[str, Any] = {k: v for k, v in preset.items()
                                     if k not in ("iterations", "time_limit")}
@@ -205,9 +203,8 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["max_nodes"] = args.max_nodes
     if getattr(args, "threads", None) is not None:
         settings["threads"] = args.threads
-    # A level's evaluator with its settings (the expert's without one), as make_player's.
-    evaluator = PUCT_EVALUATORS.get("expert" if args.preset is None else args.preset, {})
-    return PUCTPlayer(PatternEvaluator(**evaluator), **settings)
+    # The level's evaluator settings, as make_player(level)'s.
+    return PUCTPlayer(PatternEvaluator(**PUCT_EVALUATORS.get(level, {})), **settings)
 
 
 # -- terminal output ----------------------------------------------------------------------------

@@ -58,10 +58,10 @@ PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True},
 }
 # The pattern evaluator's settings at each PUCT level (``PatternEvaluator(**...)``; none:
-# its defaults).  The expert values its leaves by depth-2 searches, level with depth 1 at
-# 0.25 s and 1 s a move and ahead by discs at 2 s (the matches: docs/results/strength.md);
-# the expert's time is 5 s.  Medium and hard keep depth 1: their budgets are simulations, which depth 2 makes
-# several times slower.
+# its defaults).  The expert values its leaves by depth-2 searches, which its matches
+# against depth 1 favoured as the time a move grew (docs/results/strength.md; the
+# expert's time is 5 s).  Medium and hard keep depth 1: their budgets are simulations,
+# which depth 2 makes several times slower.
 PUCT_EVALUATORS: Dict[str, Dict[str, Any]] = {"expert": {"search_depth": 2}}
 LEVELS = ("easy", "medium", "hard", "expert")
 
