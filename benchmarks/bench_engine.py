@@ -1,6 +1,6 @@
 """The engine shell's cost: each search's iterations per second through its player (UCT
-iterations, PUCT simulations, alpha-beta nodes; midgame positions, one thread, timed
-searches without the book or the solver), beside the portable-C yardstick's minimal UCT
+iterations, PUCT simulations with depth-1 and depth-2 leaf values, alpha-beta nodes;
+midgame positions, one thread, timed searches without the book or the solver), beside the portable-C yardstick's minimal UCT
 from the same run.  With ``--against SRC`` (another checkout's ``src``, built) each
 figure is measured alternately with that code and this, in fresh processes, so that a
 change to the shell is judged side by side:
@@ -19,7 +19,8 @@ from _reference import ratio, reference
 
 POSITIONS = ["c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2", "f5d6c3d3c4f4f6f3e6e7",
              "f5f6e6f4e3c5c4e7b5e2"]
-SEARCHES = ("uct", "puct", "alphabeta")
+# puct2: PUCT with the expert level's depth-2 leaf values, where evaluating costs most.
+SEARCHES = ("uct", "puct", "puct2", "alphabeta")
 
 # One measurement, run in a fresh process with the package on its PYTHONPATH.
 PROBE = """
@@ -32,8 +33,9 @@ for moves in sys.argv[3:]:
     board = cy.Board.from_transcript(moves)
     if kind == "uct":
         player = cy.MCTSPlayer(time_limit=seconds, seed=1)
-    elif kind == "puct":
-        player = cy.PUCTPlayer(PatternEvaluator(), time_limit=seconds)
+    elif kind in ("puct", "puct2"):
+        depth = 2 if kind == "puct2" else 1
+        player = cy.PUCTPlayer(PatternEvaluator(search_depth=depth), time_limit=seconds)
     else:
         player = cy.AlphaBetaPlayer(time_limit=seconds, probcut=1.5)
     result = player.search(board, book=False, solve=False)

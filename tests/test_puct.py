@@ -219,6 +219,80 @@ def test_the_searching_evaluator_answers_shallow_search_scores(depth):
         cy.make_player("puct:search_depth=x")
 
 
+def test_remembered_answers_are_the_answers_a_search_gives():
+    """A searching evaluator answers a position it met before from memory: bit for bit the
+    answer a search gives, however small its memory (a slot shared by many positions),
+    and a search limited by simulations grows the same tree with it or without it."""
+    boards = [_random_board(seed, plies) for seed in range(40) for plies in (12, 26, 40)]
+    planes = np.stack([b.planes() for b in boards if not b.is_game_over()])
+    for depth in (2, 3):
+        plain = PatternEvaluator(search_depth=depth, cache_entries=0)
+        expected = plain(planes)
+        for entries in (1, 7, 1 << 12):
+            ev = PatternEvaluator(search_depth=depth, cache_entries=entries)
+            for _ in range(2):               # the second time from memory
+                logits, values = ev(planes)
+                assert np.array_equal(logits, expected[0])
+                assert np.array_equal(values, expected[1])
+            for i in range(len(planes)):     # one position at a time: each after itself
+                for _ in range(2):
+                    logits, values = ev(planes[i:i + 1])
+                    assert np.array_equal(logits[0], expected[0][i])
+                    assert values[0] == expected[1][i]
+    board = _random_board(5, 20)
+    results = [cy.PUCTPlayer(PatternEvaluator(search_depth=2, cache_entries=entries),
+                             iterations=3000, endgame_empties=0).search(board)
+               for entries in (0, 1 << 16)]
+    assert [(m.move, m.visits, m.win_rate) for m in results[0].moves] == \
+        [(m.move, m.visits, m.win_rate) for m in results[1].moves]
+
+
+def test_threads_share_a_memory_of_answers_without_wrong_answers():
+    # A memory of 5 slots written and read by four threads at once (the GIL released):
+    # every answer must still be the position's own.  A torn slot is rare here, so this
+    # guards the sharing as a whole; the position check is what test_remembered_answers
+    # catches going missing.
+    boards = [_random_board(seed, 24) for seed in range(60)]
+    planes = np.stack([b.planes() for b in boards if not b.is_game_over()])
+    expected = PatternEvaluator(search_depth=2, cache_entries=0)(planes)
+    ev = PatternEvaluator(search_depth=2, cache_entries=5)
+    wrong = []
+
+    def work(offset):
+        order = np.roll(np.arange(len(planes)), offset)
+        for _ in range(15):
+            logits, values = ev(planes[order])
+            if not (np.array_equal(logits, expected[0][order])
+                    and np.array_equal(values, expected[1][order])):
+                wrong.append(offset)
+
+    threads = [threading.Thread(target=work, args=(k * 7,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+    # And a PUCT search on two threads in one tree with a small memory stays whole.
+    player = cy.PUCTPlayer(PatternEvaluator(search_depth=2, cache_entries=64),
+                           iterations=4000, threads=2, endgame_empties=0)
+    result = player.search(_random_board(8, 20))
+    assert player._forest.check_tree(0) == []
+    assert sum(m.visits for m in result.moves) == result.root_visits
+
+
+def test_the_memory_of_answers_is_a_checked_setting():
+    assert PatternEvaluator().cache_entries == 1 << 18
+    ev = PatternEvaluator(search_depth=2, cache_entries=100)
+    assert pickle.loads(pickle.dumps(ev)).cache_entries == 100
+    assert make_player("puct:sims=20,cache_entries=0").evaluator.cache_entries == 0
+    with pytest.raises(SettingsError, match="cache_entries"):
+        PatternEvaluator(cache_entries=-1)
+    with pytest.raises(TypeError, match="cache_entries"):
+        PatternEvaluator(cache_entries=2.5)
+    with pytest.raises(SettingsError, match="cache_entries"):
+        make_player("puct:cache_entries=lots")
+
+
 def test_batches_hold_at_most_batch_size_leaves_and_stay_legal():
     seen = []
 

@@ -68,13 +68,15 @@ def _parse_mcts(key: str, text: str) -> Any:
 
 
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
-                   "value_scale": "discs, more than 0", "search_depth": "an integer, 0-4"}
+                   "value_scale": "discs, more than 0", "search_depth": "an integer, 0-4",
+                   "cache_entries": "an integer, 0 or more"}
+_INTEGER_EVALUATOR_SETTINGS = ("search_depth", "cache_entries")
 
 
 def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
-    (``evaluator=pattern``, with its ``prior_scale``, ``value_scale`` and
-    ``search_depth``) or by nothing
+    (``evaluator=pattern``, with its ``prior_scale``, ``value_scale``, ``search_depth``
+    and ``cache_entries``) or by nothing
     (``evaluator=uniform``)."""
     from .nn import PatternEvaluator, uniform_evaluator
     from .search.puct import PUCTPlayer, PUCTSettings
@@ -85,7 +87,7 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
                 raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
             return text
         if key in _PUCT_EVALUATOR:
-            return _typed({key: int if key == "search_depth" else float},
+            return _typed({key: int if key in _INTEGER_EVALUATOR_SETTINGS else float},
                           _PUCT_EVALUATOR)(key, text)
         return parse_setting(key, text, PUCTSettings)
 
@@ -94,8 +96,7 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
                                        "simulations": "iterations"})
     settings.setdefault("seed", seed)
     kind = settings.pop("evaluator", "pattern")
-    scales = {k: settings.pop(k) for k in ("prior_scale", "value_scale", "search_depth")
-              if k in settings}
+    scales = {k: settings.pop(k) for k in _PUCT_EVALUATOR if k != "evaluator" and k in settings}
     if kind == "uniform":
         if scales:
             raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")

@@ -16,6 +16,8 @@ cdef struct PatternAnswer:
     double value_unit         # 2 * value_scale discs, in evaluation units
     double prior_unit         # prior_scale discs, in evaluation units
     int depth                 # search_depth: 0 answers from the static evaluation
+    uint64_t* cache           # remembered answers (_answer_cache.pxd), or NULL
+    uint64_t cache_slots
 
 
 # The answer for one position (side to move owning ``P``), exactly as the Python call
@@ -31,6 +33,8 @@ cdef class PatternEvaluator:
     cdef readonly double value_scale
     cdef readonly double prior_scale
     cdef readonly int search_depth
+    cdef readonly uint64_t cache_entries
+    cdef uint64_t* _cache
 
     cdef PatternAnswer answer(self) noexcept nogil
     # answer_position with this evaluator's answer().

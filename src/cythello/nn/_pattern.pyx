@@ -7,18 +7,24 @@ through Python but none of its cost.
 With ``search_depth`` k > 0 it answers from shallow alpha-beta searches instead of the
 static evaluation (an MCTS-minimax hybrid, Baier & Winands 2015): each move's prior from
 the depth-(k-1) score of the position it reaches, and the value from the best of them
-(the depth-k score), so that a tactic within k plies shows in both."""
+(the depth-k score), so that a tactic within k plies shows in both.  Such answers are
+remembered (``_answer_cache.pxd``): a position met again by another move order is
+answered from memory, with the same answer."""
 from libc.math cimport tanh, INFINITY
 from libc.stdint cimport int16_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 import numpy as np
 
 from cythello.core._planes cimport read_planes
 from cythello.core._rules cimport (
-    Position, legal_moves, next_position, first_square,
+    Position, legal_moves, next_position, first_square, count,
 )
 from cythello.eval._layout cimport EVAL_SCALE
 from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
+from cythello.nn._answer_cache cimport (
+    SLOT_WORDS, CACHED_MOVES, find_answer, keep_answer,
+)
 from cythello.eval._patterns cimport evaluator_function
 from cythello.errors import SettingsError
 from cythello._checks import check_int, check_number
@@ -27,6 +33,11 @@ from cythello.eval.weights import load_eval_weights
 cdef enum:
     MAX_SEARCH_DEPTH = 4        # deeper costs more than a PUCT visit is worth
     INF = SHALLOW_INF
+
+# Remembered answers by default: 2**18 slots of 64 bytes (16 MiB, taken from the system as
+# they are first written), more than the ~200,000 answers of a one-second search.
+DEFAULT_CACHE_ENTRIES = 1 << 18
+MAX_CACHE_ENTRIES = 1 << 30
 
 
 cdef class PatternEvaluator:
@@ -43,17 +54,39 @@ cdef class PatternEvaluator:
     (see the module).  1, the default, evaluates exactly the positions 0 does (each
     move's) but takes the value from them instead of from the position itself, and won
     its matches (docs: the strength results); 0 is the static evaluation of the
-    position, as the shipped weights' self-play used."""
+    position, as the shipped weights' self-play used.
 
-    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=1):
+    ``cache_entries``: how many answers (of ``search_depth`` 2 or more) it remembers, 64
+    bytes each, so that a position met again is answered without a search; 0: none.  A
+    remembered answer is the one a new search would give, so this changes speed alone."""
+
+    def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=1,
+                 cache_entries=DEFAULT_CACHE_ENTRIES):
         loaded = load_eval_weights(weights)
         if loaded is None:
             raise SettingsError("PatternEvaluator needs evaluation weights, not None")
+        value_scale = check_number("value_scale", value_scale, 0, 1000, low_open=True)
+        prior_scale = check_number("prior_scale", prior_scale, 0, 1000, low_open=True)
+        search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
+        cache_entries = check_int("cache_entries", cache_entries, 0, MAX_CACHE_ENTRIES)
+        cdef uint64_t* cache = NULL
+        # Only searches of 2 plies or more are remembered: a depth-1 answer (one evaluation
+        # a move) costs about what a lookup in a large memory does (bench_engine.py).
+        if cache_entries and search_depth >= 2:
+            cache = <uint64_t*>calloc(cache_entries, SLOT_WORDS * sizeof(uint64_t))
+            if cache == NULL:
+                raise MemoryError(f"no memory for {cache_entries} remembered answers")
+        free(self._cache)
+        self._cache = cache
         self._weights = loaded
         self._evaluate = evaluator_function()
-        self.value_scale = check_number("value_scale", value_scale, 0, 1000, low_open=True)
-        self.prior_scale = check_number("prior_scale", prior_scale, 0, 1000, low_open=True)
-        self.search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
+        self.value_scale = value_scale
+        self.prior_scale = prior_scale
+        self.search_depth = search_depth
+        self.cache_entries = cache_entries
+
+    def __dealloc__(self):
+        free(self._cache)
 
     @property
     def weights(self):
@@ -66,7 +99,7 @@ cdef class PatternEvaluator:
 
     def __reduce__(self):
         return (PatternEvaluator, (self._weights, self.value_scale, self.prior_scale,
-                                   self.search_depth))
+                                   self.search_depth, self.cache_entries))
 
     def __call__(self, planes, legal=None):
         cdef const float[:, :, :, ::1] x = np.ascontiguousarray(planes, dtype=np.float32)
@@ -91,6 +124,8 @@ cdef class PatternEvaluator:
         e.value_unit = 2.0 * self.value_scale * EVAL_SCALE
         e.prior_unit = self.prior_scale * EVAL_SCALE
         e.depth = self.search_depth
+        e.cache = self._cache
+        e.cache_slots = self.cache_entries if self._cache != NULL else 0
         return e
 
     cdef void evaluate_position(self, uint64_t P, uint64_t O, float* logits,
@@ -103,7 +138,10 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
                           float* value) noexcept nogil:
     cdef uint64_t moves = legal_moves(P, O)
     cdef Position child
-    cdef int sq, score, best = -INF
+    cdef int sq, i, score, best = -INF
+    cdef int n = count(moves)
+    cdef int16_t kept[CACHED_MOVES]
+    cdef bint remember, known
     for sq in range(65):
         logits[sq] = -INFINITY
     if moves == 0:
@@ -114,19 +152,33 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
             best = shallow_score(e.table, e.evaluate, P, O, e.depth, -INF, INF)
         value[0] = <float>tanh(best / e.value_unit)
         return
+    remember = e.cache != NULL and n <= CACHED_MOVES
+    known = remember and find_answer(e.cache, e.cache_slots, P, O, n, kept)
+    i = 0
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
-        child = next_position(P, O, sq)
-        if e.depth == 0:
-            score = -e.evaluate(e.table, child.P, child.O)
+        if known:
+            score = kept[i]
         else:
-            # Each move's score exactly (a full window), so that priors rank them all.
-            score = -shallow_score(e.table, e.evaluate, child.P, child.O, e.depth - 1,
-                                   -INF, INF)
+            child = next_position(P, O, sq)
+            if e.depth == 0:
+                score = -e.evaluate(e.table, child.P, child.O)
+            else:
+                # Each move's score exactly (a full window), so that priors rank them all.
+                score = -shallow_score(e.table, e.evaluate, child.P, child.O, e.depth - 1,
+                                       -INF, INF)
+            if remember:
+                if -32768 <= score <= 32767:
+                    kept[i] = <int16_t>score
+                else:           # beyond 16 bits (never seen): not remembered
+                    remember = False
+        i += 1
         logits[sq] = <float>(score / e.prior_unit)
         if score > best:
             best = score
+    if remember and not known:
+        keep_answer(e.cache, e.cache_slots, P, O, n, kept)
     if e.depth == 0:
         best = e.evaluate(e.table, P, O)
     value[0] = <float>tanh(best / e.value_unit)
