@@ -175,28 +175,52 @@ def test_pattern_evaluator_matches_the_evaluation():
         assert np.isneginf(np.delete(logits[0], list(board.legal_moves))).all()
 
 
+def _minimax(board, depth):
+    """The reference of the searching evaluator, in discs for the side to move: the
+    evaluation at depth 0, a pass using no depth, a finished game its exact result."""
+    if board.is_game_over():
+        own, opp = (bin(x).count("1") for x in board.position())
+        return own - opp + (64 - own - opp) * ((own > opp) - (own < opp))
+    if board.must_pass():
+        board.push(cy.PASS)
+        score = -_minimax(board, depth)
+        board.pop()
+        return score
+    if depth == 0:
+        return cy.evaluate(board)
+    best = -math.inf
+    for move in board.legal_moves:
+        board.push(move)
+        best = max(best, -_minimax(board, depth - 1))
+        board.pop()
+    return best
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_searching_evaluator_answers_shallow_search_scores(depth):
-    """With search_depth k, the value is the depth-k alpha-beta score and each move's logit
-    the depth-(k-1) score after it (the midgame search's, full width)."""
+    """With search_depth k, the value is the depth-k minimax score of the evaluation and
+    each move's logit the depth-(k-1) score after it (against a plain Python minimax, and
+    away from the end against the midgame search, full width)."""
     from cythello.eval.weights import default_weights
     from cythello.search._midgame import search
     weights = default_weights()
     ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0, search_depth=depth)
-    for seed in range(6):
-        board = _random_board(seed, 26)
+    # Late positions too: passes and finished games inside the searches.
+    for seed, plies in [(seed, plies) for seed in range(8) for plies in (10, 26, 48, 54)]:
+        board = _random_board(seed, plies)
         if board.is_game_over():
             continue
         logits, values = ev(board.planes()[None])
-        assert values[0] == pytest.approx(math.tanh(search(board, depth, weights)[0] / 16),
-                                          abs=1e-5)
+        assert values[0] == pytest.approx(math.tanh(_minimax(board, depth) / 16), abs=1e-5)
+        if plies == 26:
+            assert values[0] == pytest.approx(
+                math.tanh(search(board, depth, weights)[0] / 16), abs=1e-5)
         for move in board.legal_moves:
             if move == cy.PASS:
                 continue
             child = board.copy()
             child.push(move)
-            assert logits[0, move] == pytest.approx(
-                -search(child, depth - 1, weights)[0] / 4, abs=1e-4)
+            assert logits[0, move] == pytest.approx(-_minimax(child, depth - 1) / 4, abs=1e-4)
     # A pass: the value searches on from the opponent's moves.
     must_pass = cy.Board("-O" + "X" * 62 + " O")
     assert must_pass.must_pass()

@@ -4,14 +4,24 @@
 A set of weights is a block of int16 tables, one per stage, each TABLE_SIZE long (every
 pattern's 3**n configurations unpacked, then the parity weights), in 1/EVAL_SCALE disc.
 ``evaluate`` returns the expected final disc difference for the side owning ``P``, in those
-units.  The function pointer comes from :func:`evaluator_function` because the module is
-built twice (portable and x86-64-v3) and the faster build is chosen at import.
+units.  The function pointers come from :func:`evaluator_function` and
+:func:`searcher_function` because the module is built twice (portable and x86-64-v3) and
+the faster build is chosen at import.
 """
 from libc.stdint cimport uint64_t, int16_t
 
-from cythello.eval._layout cimport EVAL_SCALE, N_STAGES, TABLE_SIZE, eval_fn
+from cythello.eval._layout cimport (
+    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, eval_fn, search_fn,
+)
 
 cdef eval_fn evaluator_function() noexcept
+# ``search(weights, P, O, depth, alpha, beta)``: the depth-``depth`` alpha-beta score of
+# the evaluation for the side owning ``P``, in its units (a pass uses no depth, a finished
+# game scores its disc difference exactly; fail-soft, so with the full window
+# (-SEARCH_INF, SEARCH_INF) it is the exact minimax score).  For the 1-3 plies of the
+# searching evaluators (PUCT's leaf values, the UCT search's eval_depth); the deep,
+# ordered search with a table is search/_midgame.pyx.
+cdef search_fn searcher_function() noexcept
 
 cdef class PatternWeights:
     cdef object _table            # the numpy array that owns the memory

@@ -11,14 +11,20 @@ include "_patterns_impl.pxi"
 
 from cythello.core._cpu cimport v3_function
 
-# The evaluator of the x86-64-v3 build where the CPU runs it.
-cdef void* _fast = v3_function(__file__, "cythello.eval._patterns_v3", EVAL_CAPSULE)
-cdef eval_fn EVALUATE = <eval_fn>_fast if _fast != NULL else _evaluate
+# The functions of the x86-64-v3 build where the CPU runs it.
+cdef const EvalFunctions* _fast = <const EvalFunctions*>v3_function(
+    __file__, "cythello.eval._patterns_v3", EVAL_CAPSULE)
+cdef eval_fn EVALUATE = _fast.evaluate if _fast != NULL else _evaluate
+cdef search_fn SEARCH = _fast.search if _fast != NULL else _search
 EVAL_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
 cdef eval_fn evaluator_function() noexcept:
     return EVALUATE
+
+
+cdef search_fn searcher_function() noexcept:
+    return SEARCH
 
 
 cdef class PatternWeights:

@@ -9,12 +9,15 @@
 # transformed boards with a few shifts.  Binary patterns become base-3 indices through one
 # 1024-entry table: index = B3[own bits] + 2 * B3[opponent bits].  Parity and each side's
 # mobility (its legal moves, capped) follow the pattern instances.
-from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t
+from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t, uint8_t
+from libc.string cimport memcpy
 from cpython.pycapsule cimport PyCapsule_New
 
-from cythello.core._rules cimport count, legal_moves
+from cythello.core._rules cimport count, legal_moves, flips, first_square, final_disc_difference
 from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
-from cythello.eval._layout cimport EVAL_SCALE, N_STAGES, TABLE_SIZE
+from cythello.eval._layout cimport (
+    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions,
+)
 
 cdef enum:
     N_INSTANCES = 46
@@ -169,12 +172,175 @@ cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogi
     return s
 
 
-# The evaluator crosses from the v3 build to the portable one in a capsule whose name
-# carries the signature, so a mismatched pair of builds fails to load instead of crashing.
-cdef const char* EVAL_CAPSULE = (b"cythello.eval._patterns_impl._evaluate: int (const int16_t*, "
-                                 b"uint64_t, uint64_t)")
+# -- shallow searches that follow the indices move by move ------------------------------
+#
+# A search a few plies deep evaluates positions one move apart.  Instead of reading every
+# pattern instance from scratch at each of them (the 16 transformed boards above), it
+# keeps each instance's index and, for a move, adds the change of the squares that
+# changed (the placed disc and the flipped ones: about 5 squares, each in 4 to 8
+# instances; DIGIT below).  An index reads a disc as 1 for the side whose view it is and 2 for the
+# other, so the search keeps both sides' views and swaps them at each ply.  The sums are
+# the same integers as the evaluation's, so the scores are exactly those of a plain
+# alpha-beta search calling ``_evaluate`` (tests/test_eval.py).
+
+cdef enum:
+    N_PADDED = 48                       # N_INSTANCES rounded up to whole vectors
+
+# DIGIT[s][j]: the weight (3**i) of square s's digit in instance j, 0 where j does not
+# read s; a changed square adds a multiple of its row to the indices, a whole row at a
+# time (a few vector additions).
+cdef int32_t DIGIT[64][N_PADDED]
+
+
+cdef void _init_digits() except *:
+    # Read from the evaluator itself: a lone disc of the viewer on square s is digit 1
+    # in every instance that reads s, so the index grows by that digit's weight there.
+    cdef int32_t empty[N_INDICES]
+    cdef int32_t lone[N_INDICES]
+    cdef int s, j
+    _indices(0, 0, empty)
+    for s in range(64):
+        _indices((<uint64_t>1) << s, 0, lone)
+        for j in range(N_PADDED):
+            DIGIT[s][j] = lone[j] - empty[j] if j < N_INSTANCES else 0
+
+_init_digits()
+
+
+cdef inline void _both_views(uint64_t P, uint64_t O, int32_t* mine, int32_t* theirs) noexcept nogil:
+    """The instances' indices as the side owning ``P`` reads them and as the other does."""
+    cdef uint64_t p8[8]
+    cdef uint64_t o8[8]
+    _eight(P, p8)
+    _eight(O, o8)
+    cdef int i = 0
+    i = _read(EDGE_2X, 4, i, p8, o8, mine)
+    i = _read(CORNER_2X5, 8, i, p8, o8, mine)
+    i = _read(CORNER_3X3, 4, i, p8, o8, mine)
+    i = _read(ROW_2, 4, i, p8, o8, mine)
+    i = _read(ROW_3, 4, i, p8, o8, mine)
+    i = _read(ROW_4, 4, i, p8, o8, mine)
+    i = _read(DIAGONAL_8, 2, i, p8, o8, mine)
+    i = _read(DIAGONAL_7, 4, i, p8, o8, mine)
+    i = _read(DIAGONAL_6, 4, i, p8, o8, mine)
+    i = _read(DIAGONAL_5, 4, i, p8, o8, mine)
+    i = _read(DIAGONAL_4, 4, i, p8, o8, mine)
+    # The other side's view: the same instances with the digits 1 and 2 swapped, that is
+    # each index's own and opponent parts exchanged.
+    i = 0
+    i = _read(EDGE_2X, 4, i, o8, p8, theirs)
+    i = _read(CORNER_2X5, 8, i, o8, p8, theirs)
+    i = _read(CORNER_3X3, 4, i, o8, p8, theirs)
+    i = _read(ROW_2, 4, i, o8, p8, theirs)
+    i = _read(ROW_3, 4, i, o8, p8, theirs)
+    i = _read(ROW_4, 4, i, o8, p8, theirs)
+    i = _read(DIAGONAL_8, 2, i, o8, p8, theirs)
+    i = _read(DIAGONAL_7, 4, i, o8, p8, theirs)
+    i = _read(DIAGONAL_6, 4, i, o8, p8, theirs)
+    i = _read(DIAGONAL_5, 4, i, o8, p8, theirs)
+    i = _read(DIAGONAL_4, 4, i, o8, p8, theirs)
+    for i in range(N_INSTANCES, N_PADDED):
+        mine[i] = theirs[i] = 0
+
+
+cdef inline void _add(int32_t* index, uint64_t squares, int32_t digit) noexcept nogil:
+    """Each of ``squares`` gains ``digit`` (a change of its digit) in every instance."""
+    cdef int s, j
+    while squares:
+        s = first_square(squares)
+        squares &= squares - 1
+        for j in range(N_PADDED):
+            index[j] += digit * DIGIT[s][j]
+
+
+cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, uint64_t O,
+                     uint64_t moves) noexcept nogil:
+    """``_evaluate(weights, P, O)`` from the mover's instance indices ``mine`` and legal
+    ``moves``."""
+    cdef int discs = count(P | O)
+    cdef const int16_t* w = weights + STAGE[64 - discs] * <long>TABLE_SIZE
+    cdef int i, mobility = count(moves), s = 0
+    for i in range(N_INSTANCES):
+        s += w[mine[i]]
+    if mobility >= MOBILITY_SLOTS:
+        mobility = MOBILITY_SLOTS - 1
+    s += w[OFFSET[N_PATTERNS] + (discs & 1)]
+    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + mobility]
+    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)]
+    return s
+
+
+cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O, const int32_t* mine,
+                       const int32_t* theirs, int depth, int alpha, int beta) noexcept nogil:
+    """``_search`` with the instance indices of both views at hand (``theirs`` is not read
+    at depth 0)."""
+    cdef uint64_t moves = legal_moves(P, O), f, bit
+    cdef int32_t child_mine[N_PADDED]
+    cdef int32_t child_theirs[N_PADDED]
+    cdef int sq, v, best = -SEARCH_INF
+    if moves == 0:
+        if legal_moves(O, P) == 0:
+            return final_disc_difference(P, O) * EVAL_SCALE
+        if depth == 0:
+            return -_evaluate(weights, O, P)
+        return -_search_views(weights, O, P, theirs, mine, depth, -beta, -alpha)
+    if depth == 0:
+        return _sum(weights, mine, P, O, moves)
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        bit = (<uint64_t>1) << sq
+        f = flips(P, O, sq)
+        # The opponent moves next: its view gets the mover's new disc as 2 and the
+        # flipped discs from 1 to 2; the mover's view, the new disc 1 and flips 2 to 1.
+        memcpy(child_mine, theirs, sizeof(child_mine))
+        _add(child_mine, bit, 2)
+        _add(child_mine, f, 1)
+        if depth > 1:
+            memcpy(child_theirs, mine, sizeof(child_theirs))
+            _add(child_theirs, bit, 1)
+            _add(child_theirs, f, -1)
+        v = -_search_views(weights, O & ~f, P | f | bit, child_mine, child_theirs,
+                           depth - 1, -beta, -alpha)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int alpha,
+                 int beta) noexcept nogil:
+    """The depth-``depth`` alpha-beta score of the evaluation (in its units) for the side
+    owning ``P``: a pass uses no depth, a finished game scores its disc difference
+    exactly; fail-soft, so with (-SEARCH_INF, SEARCH_INF) it is the exact minimax score."""
+    cdef int32_t mine[N_PADDED]
+    cdef int32_t theirs[N_PADDED]
+    cdef uint64_t moves
+    if depth == 0:            # one evaluation: reading it from scratch costs less
+        moves = legal_moves(P, O)
+        if moves == 0:
+            if legal_moves(O, P) == 0:
+                return final_disc_difference(P, O) * EVAL_SCALE
+            return -_evaluate(weights, O, P)
+        return _evaluate(weights, P, O)
+    _both_views(P, O, mine, theirs)
+    return _search_views(weights, P, O, mine, theirs, depth, alpha, beta)
+
+
+# The functions cross from the v3 build to the portable one in a capsule whose name
+# carries their signatures, so a mismatched pair of builds fails to load instead of
+# crashing.
+cdef const char* EVAL_CAPSULE = (b"cythello.eval._patterns_impl.FUNCTIONS: "
+                                 b"{int (const int16_t*, uint64_t, uint64_t); "
+                                 b"int (const int16_t*, uint64_t, uint64_t, int, int, int)}")
+cdef EvalFunctions FUNCTIONS
+FUNCTIONS.evaluate = _evaluate
+FUNCTIONS.search = _search
 
 
 def _capsule():
-    """The evaluation function of this build (for the portable module to call)."""
-    return PyCapsule_New(<void*>_evaluate, EVAL_CAPSULE, NULL)
+    """The evaluation functions of this build (for the portable module to call)."""
+    return PyCapsule_New(<void*>&FUNCTIONS, EVAL_CAPSULE, NULL)

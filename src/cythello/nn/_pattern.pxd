@@ -4,7 +4,7 @@ the PUCT search, which calls it without Python (and without the GIL) when a play
 self-play run is given a :class:`PatternEvaluator`."""
 from libc.stdint cimport int16_t, uint64_t
 
-from cythello.eval._layout cimport eval_fn
+from cythello.eval._layout cimport eval_fn, search_fn
 from cythello.eval._patterns cimport PatternWeights
 
 
@@ -13,6 +13,7 @@ from cythello.eval._patterns cimport PatternWeights
 cdef struct PatternAnswer:
     const int16_t* table
     eval_fn evaluate
+    search_fn search          # the shallow searches of depth >= 1
     double value_unit         # 2 * value_scale discs, in evaluation units
     double prior_unit         # prior_scale discs, in evaluation units
     int depth                 # search_depth: 0 answers from the static evaluation
@@ -30,6 +31,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
 cdef class PatternEvaluator:
     cdef PatternWeights _weights
     cdef eval_fn _evaluate
+    cdef search_fn _search
     cdef readonly double value_scale
     cdef readonly double prior_scale
     cdef readonly int search_depth

@@ -21,18 +21,17 @@ from cythello.core._rules cimport (
     Position, legal_moves, next_position, first_square, count,
 )
 from cythello.eval._layout cimport EVAL_SCALE
-from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
 from cythello.nn._answer_cache cimport (
     SLOT_WORDS, CACHED_MOVES, find_answer, keep_answer,
 )
-from cythello.eval._patterns cimport evaluator_function
+from cythello.eval._patterns cimport evaluator_function, searcher_function, SEARCH_INF
 from cythello.errors import SettingsError
 from cythello._checks import check_int, check_number
 from cythello.eval.weights import load_eval_weights
 
 cdef enum:
     MAX_SEARCH_DEPTH = 4        # deeper costs more than a PUCT visit is worth
-    INF = SHALLOW_INF
+    INF = SEARCH_INF
 
 # Remembered answers by default: 2**18 slots of 64 bytes (16 MiB, taken from the system as
 # they are first written), more than the ~200,000 answers of a one-second search.
@@ -80,6 +79,7 @@ cdef class PatternEvaluator:
         self._cache = cache
         self._weights = loaded
         self._evaluate = evaluator_function()
+        self._search = searcher_function()
         self.value_scale = value_scale
         self.prior_scale = prior_scale
         self.search_depth = search_depth
@@ -121,6 +121,7 @@ cdef class PatternEvaluator:
         cdef PatternAnswer e
         e.table = self._weights.table
         e.evaluate = self._evaluate
+        e.search = self._search
         e.value_unit = 2.0 * self.value_scale * EVAL_SCALE
         e.prior_unit = self.prior_scale * EVAL_SCALE
         e.depth = self.search_depth
@@ -149,7 +150,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
         if e.depth == 0:
             best = e.evaluate(e.table, P, O)
         else:
-            best = shallow_score(e.table, e.evaluate, P, O, e.depth, -INF, INF)
+            best = e.search(e.table, P, O, e.depth, -INF, INF)
         value[0] = <float>tanh(best / e.value_unit)
         return
     remember = e.cache != NULL and n <= CACHED_MOVES
@@ -166,8 +167,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
                 score = -e.evaluate(e.table, child.P, child.O)
             else:
                 # Each move's score exactly (a full window), so that priors rank them all.
-                score = -shallow_score(e.table, e.evaluate, child.P, child.O, e.depth - 1,
-                                       -INF, INF)
+                score = -e.search(e.table, child.P, child.O, e.depth - 1, -INF, INF)
             if remember:
                 if -32768 <= score <= 32767:
                     kept[i] = <int16_t>score

@@ -47,9 +47,8 @@ from cythello.search._pool cimport (
     FLAG_TERMINAL, FLAG_EXPANDING, UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
 )
 from cythello.core._board cimport Board
-from cythello.eval._layout cimport EVAL_SCALE, eval_fn
-from cythello.eval._shallow cimport SHALLOW_INF, shallow_score
-from cythello.eval._patterns cimport PatternWeights, evaluator_function
+from cythello.eval._layout cimport EVAL_SCALE, SEARCH_INF, eval_fn, search_fn
+from cythello.eval._patterns cimport PatternWeights, evaluator_function, searcher_function
 from cythello.errors import PlayerBusyError
 from cythello.search._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
 from cythello.search._rollout import ROLLOUT_POLICIES, random_seed
@@ -204,6 +203,7 @@ cdef struct Search:
     # up by minimax (implicit minimax backups, Lanctot et al. 2014).
     const int16_t* eval_weights
     eval_fn evaluate
+    search_fn search          # for eval_depth >= 2
     float minimax_weight      # alpha: weight of the minimax value in a child's Q
     float leaf_eval           # lambda: weight of the evaluation in a leaf's value
     int eval_depth            # a child's value: the evaluation 1 ply after the move, or
@@ -406,9 +406,9 @@ cdef uint32_t _expand(Search* s, Rng* rng, Local* local, uint32_t idx, Position 
             if s.eval_depth <= 1:
                 nodes[first + j].value = _clamp(-s.evaluate(s.eval_weights, child.P, child.O))
             else:
-                nodes[first + j].value = _clamp(-shallow_score(
-                    s.eval_weights, s.evaluate, child.P, child.O, s.eval_depth - 1,
-                    -SHALLOW_INF, SHALLOW_INF))
+                nodes[first + j].value = _clamp(-s.search(
+                    s.eval_weights, child.P, child.O, s.eval_depth - 1,
+                    -SEARCH_INF, SEARCH_INF))
     if s.evaluate != NULL or s.bias != 0:     # stable insertion sort, best first
         for j in range(1, k):
             t = nodes[first + j]
@@ -940,10 +940,12 @@ cdef class SearchTree:
         weights = settings.weights()
         self.s.eval_weights = NULL
         self.s.evaluate = NULL
+        self.s.search = NULL
         if weights is not None:
             self._weights_ref = weights
             self.s.eval_weights = (<PatternWeights>weights).table
             self.s.evaluate = evaluator_function()
+            self.s.search = searcher_function()
         self.s.minimax_weight = settings.minimax_weight if weights is not None else 0.0
         self.s.leaf_eval = settings.leaf_eval if weights is not None else 0.0
         self.s.eval_depth = settings.eval_depth
