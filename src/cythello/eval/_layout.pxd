@@ -7,7 +7,8 @@ cdef enum:
     EVAL_SCALE = 128          # weight units per disc
     N_STAGES = 15
     TABLE_SIZE = 167331       # unpacked weights per stage (patterns, parity, 2 x 32 mobility)
-    SEARCH_INF = 1 << 20      # beyond any score: a search's full window is (-SEARCH_INF, SEARCH_INF)
+    SEARCH_INF = 1 << 20      # beyond any score: a search's full window is
+                              # (-SEARCH_INF, SEARCH_INF)
 
 ctypedef int (*eval_fn)(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil
 # A depth-limited alpha-beta search of the evaluation (see _patterns.pxd).

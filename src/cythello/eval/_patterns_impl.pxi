@@ -9,11 +9,13 @@
 # transformed boards with a few shifts.  Binary patterns become base-3 indices through one
 # 1024-entry table: index = B3[own bits] + 2 * B3[opponent bits].  Parity and each side's
 # mobility (its legal moves, capped) follow the pattern instances.
-from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t, uint8_t
+from libc.stdint cimport uint64_t, int16_t, uint16_t, int32_t
 from libc.string cimport memcpy
 from cpython.pycapsule cimport PyCapsule_New
 
-from cythello.core._rules cimport count, legal_moves, flips, first_square, final_disc_difference
+from cythello.core._rules cimport (
+    count, legal_moves, flips, first_square, final_disc_difference,
+)
 from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
 from cythello.eval._layout cimport (
     EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions,
@@ -178,10 +180,11 @@ cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogi
 # pattern instance from scratch at each of them (the 16 transformed boards above), it
 # keeps each instance's index and, for a move, adds the change of the squares that
 # changed (the placed disc and the flipped ones: about 5 squares, each in 4 to 8
-# instances; DIGIT below).  An index reads a disc as 1 for the side whose view it is and 2 for the
-# other, so the search keeps both sides' views and swaps them at each ply.  The sums are
-# the same integers as the evaluation's, so the scores are exactly those of a plain
-# alpha-beta search calling ``_evaluate`` (tests/test_eval.py).
+# instances; DIGIT below).  An index reads a disc as 1 for the side whose view it is and
+# 2 for the other, so the search keeps both sides' views and swaps them at each ply.  The
+# sums are the same integers as the evaluation's, so the scores are exactly those of a
+# plain alpha-beta search calling ``_evaluate`` (tests/test_puct.py, tests/test_mcts.py:
+# against a minimax of the evaluation).
 
 cdef enum:
     N_PADDED = 48                       # N_INSTANCES rounded up to whole vectors
@@ -207,7 +210,8 @@ cdef void _init_digits() except *:
 _init_digits()
 
 
-cdef inline void _both_views(uint64_t P, uint64_t O, int32_t* mine, int32_t* theirs) noexcept nogil:
+cdef inline void _both_views(uint64_t P, uint64_t O, int32_t* mine,
+                             int32_t* theirs) noexcept nogil:
     """The instances' indices as the side owning ``P`` reads them and as the other does."""
     cdef uint64_t p8[8]
     cdef uint64_t o8[8]
@@ -270,8 +274,9 @@ cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, ui
     return s
 
 
-cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O, const int32_t* mine,
-                       const int32_t* theirs, int depth, int alpha, int beta) noexcept nogil:
+cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
+                       const int32_t* mine, const int32_t* theirs, int depth, int alpha,
+                       int beta) noexcept nogil:
     """``_search`` with the instance indices of both views at hand (``theirs`` is not read
     at depth 0)."""
     cdef uint64_t moves = legal_moves(P, O), f, bit
@@ -333,9 +338,9 @@ cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int 
 # The functions cross from the v3 build to the portable one in a capsule whose name
 # carries their signatures, so a mismatched pair of builds fails to load instead of
 # crashing.
-cdef const char* EVAL_CAPSULE = (b"cythello.eval._patterns_impl.FUNCTIONS: "
-                                 b"{int (const int16_t*, uint64_t, uint64_t); "
-                                 b"int (const int16_t*, uint64_t, uint64_t, int, int, int)}")
+cdef const char* EVAL_CAPSULE = (
+    b"cythello.eval._patterns_impl.FUNCTIONS: {int (const int16_t*, uint64_t, uint64_t); "
+    b"int (const int16_t*, uint64_t, uint64_t, int, int, int)}")
 cdef EvalFunctions FUNCTIONS
 FUNCTIONS.evaluate = _evaluate
 FUNCTIONS.search = _search

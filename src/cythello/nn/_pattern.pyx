@@ -34,7 +34,8 @@ cdef enum:
     INF = SEARCH_INF
 
 # Remembered answers by default: 2**18 slots of 64 bytes (16 MiB, taken from the system as
-# they are first written), more than the ~200,000 answers of a one-second search.
+# they are first written): room for the answers of a search of a second or so (up to
+# ~200,000 on the 2-core machine); a longer search replaces old ones with new.
 DEFAULT_CACHE_ENTRIES = 1 << 18
 MAX_CACHE_ENTRIES = 1 << 30
 
