@@ -138,15 +138,11 @@ cdef inline int _mobility(uint64_t P, uint64_t O) noexcept nogil:
     return n if n < MOBILITY_SLOTS else MOBILITY_SLOTS - 1
 
 
-cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
-    """The table index of every feature of the position, side owning ``P`` to move: the
-    46 pattern instances (each with its pattern's table offset), then parity, then the
-    mover's and the opponent's mobility."""
-    cdef uint64_t p8[8]
-    cdef uint64_t o8[8]
+cdef inline void _instances(const uint64_t* p8, const uint64_t* o8,
+                            int32_t* out) noexcept nogil:
+    """The index of each of the 46 pattern instances (with its pattern's table offset) as
+    the side whose discs ``p8`` holds (under the 8 symmetries) reads them."""
     cdef int i = 0
-    _eight(P, p8)
-    _eight(O, o8)
     i = _read(EDGE_2X, 4, i, p8, o8, out)
     i = _read(CORNER_2X5, 8, i, p8, o8, out)
     i = _read(CORNER_3X3, 4, i, p8, o8, out)
@@ -158,6 +154,18 @@ cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     i = _read(DIAGONAL_6, 4, i, p8, o8, out)
     i = _read(DIAGONAL_5, 4, i, p8, o8, out)
     i = _read(DIAGONAL_4, 4, i, p8, o8, out)
+
+
+cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
+    """The table index of every feature of the position, side owning ``P`` to move: the
+    46 pattern instances (each with its pattern's table offset), then parity, then the
+    mover's and the opponent's mobility."""
+    cdef uint64_t p8[8]
+    cdef uint64_t o8[8]
+    cdef int i = N_INSTANCES
+    _eight(P, p8)
+    _eight(O, o8)
+    _instances(p8, o8, out)
     out[i] = OFFSET[N_PATTERNS] + (count(P | O) & 1)
     out[i + 1] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + _mobility(P, O)
     out[i + 2] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)
@@ -212,37 +220,15 @@ _init_digits()
 
 cdef inline void _both_views(uint64_t P, uint64_t O, int32_t* mine,
                              int32_t* theirs) noexcept nogil:
-    """The instances' indices as the side owning ``P`` reads them and as the other does."""
+    """The instances' indices as the side owning ``P`` reads them and as the other does
+    (the digits 1 and 2 swapped: each index's own and opponent parts exchanged)."""
     cdef uint64_t p8[8]
     cdef uint64_t o8[8]
+    cdef int i
     _eight(P, p8)
     _eight(O, o8)
-    cdef int i = 0
-    i = _read(EDGE_2X, 4, i, p8, o8, mine)
-    i = _read(CORNER_2X5, 8, i, p8, o8, mine)
-    i = _read(CORNER_3X3, 4, i, p8, o8, mine)
-    i = _read(ROW_2, 4, i, p8, o8, mine)
-    i = _read(ROW_3, 4, i, p8, o8, mine)
-    i = _read(ROW_4, 4, i, p8, o8, mine)
-    i = _read(DIAGONAL_8, 2, i, p8, o8, mine)
-    i = _read(DIAGONAL_7, 4, i, p8, o8, mine)
-    i = _read(DIAGONAL_6, 4, i, p8, o8, mine)
-    i = _read(DIAGONAL_5, 4, i, p8, o8, mine)
-    i = _read(DIAGONAL_4, 4, i, p8, o8, mine)
-    # The other side's view: the same instances with the digits 1 and 2 swapped, that is
-    # each index's own and opponent parts exchanged.
-    i = 0
-    i = _read(EDGE_2X, 4, i, o8, p8, theirs)
-    i = _read(CORNER_2X5, 8, i, o8, p8, theirs)
-    i = _read(CORNER_3X3, 4, i, o8, p8, theirs)
-    i = _read(ROW_2, 4, i, o8, p8, theirs)
-    i = _read(ROW_3, 4, i, o8, p8, theirs)
-    i = _read(ROW_4, 4, i, o8, p8, theirs)
-    i = _read(DIAGONAL_8, 2, i, o8, p8, theirs)
-    i = _read(DIAGONAL_7, 4, i, o8, p8, theirs)
-    i = _read(DIAGONAL_6, 4, i, o8, p8, theirs)
-    i = _read(DIAGONAL_5, 4, i, o8, p8, theirs)
-    i = _read(DIAGONAL_4, 4, i, o8, p8, theirs)
+    _instances(p8, o8, mine)
+    _instances(o8, p8, theirs)
     for i in range(N_INSTANCES, N_PADDED):
         mine[i] = theirs[i] = 0
 
