@@ -1,9 +1,9 @@
 """The engine shell's cost: each search's iterations per second through its player (UCT
 iterations, PUCT simulations with depth-1 and depth-2 leaf values, alpha-beta nodes;
-midgame positions, one thread, timed searches without the book or the solver), beside the portable-C yardstick's minimal UCT
-from the same run.  With ``--against SRC`` (another checkout's ``src``, built) each
-figure is measured alternately with that code and this, in fresh processes, so that a
-change to the shell is judged side by side:
+midgame positions, one thread, timed searches without the book or the solver), beside the
+portable-C yardstick's minimal UCT from the same run.  With ``--against SRC`` (another
+checkout's ``src``, built) each figure is measured alternately with that code and this,
+in fresh processes, so that a change to the shell is judged side by side:
 
     python3 benchmarks/bench_engine.py [--seconds 0.5] [--rounds 3]
     python3 benchmarks/bench_engine.py --against /tmp/old/src      # before / after

@@ -171,15 +171,33 @@ cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     out[i + 2] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)
 
 
+cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, uint64_t O,
+                     uint64_t moves) noexcept nogil:
+    """The evaluation of the position (side owning ``P`` to move) from its pattern instances'
+    indices as the mover reads them (``mine``) and the mover's legal ``moves``: their
+    weights, parity's and both sides' mobility's, in the stage's table."""
+    cdef int discs = count(P | O)
+    cdef const int16_t* w = weights + STAGE[64 - discs] * <long>TABLE_SIZE
+    cdef int i, mobility = count(moves), s = 0
+    for i in range(N_INSTANCES):
+        s += w[mine[i]]
+    if mobility >= MOBILITY_SLOTS:
+        mobility = MOBILITY_SLOTS - 1
+    s += w[OFFSET[N_PATTERNS] + (discs & 1)]
+    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + mobility]
+    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)]
+    return s
+
+
 cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil:
     """The expected final disc difference for the side owning ``P``, in 1/EVAL_SCALE disc."""
-    cdef int32_t idx[N_INDICES]
-    cdef const int16_t* w = weights + STAGE[64 - count(P | O)] * <long>TABLE_SIZE
-    cdef int i, s = 0
-    _indices(P, O, idx)
-    for i in range(N_INDICES):
-        s += w[idx[i]]
-    return s
+    cdef uint64_t p8[8]
+    cdef uint64_t o8[8]
+    cdef int32_t mine[N_INSTANCES]
+    _eight(P, p8)
+    _eight(O, o8)
+    _instances(p8, o8, mine)
+    return _sum(weights, mine, P, O, legal_moves(P, O))
 
 
 # -- shallow searches that follow the indices move by move ------------------------------
@@ -241,23 +259,6 @@ cdef inline void _add(int32_t* index, uint64_t squares, int32_t digit) noexcept 
         squares &= squares - 1
         for j in range(N_PADDED):
             index[j] += digit * DIGIT[s][j]
-
-
-cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, uint64_t O,
-                     uint64_t moves) noexcept nogil:
-    """``_evaluate(weights, P, O)`` from the mover's instance indices ``mine`` and legal
-    ``moves``."""
-    cdef int discs = count(P | O)
-    cdef const int16_t* w = weights + STAGE[64 - discs] * <long>TABLE_SIZE
-    cdef int i, mobility = count(moves), s = 0
-    for i in range(N_INSTANCES):
-        s += w[mine[i]]
-    if mobility >= MOBILITY_SLOTS:
-        mobility = MOBILITY_SLOTS - 1
-    s += w[OFFSET[N_PATTERNS] + (discs & 1)]
-    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + mobility]
-    s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)]
-    return s
 
 
 cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
