@@ -294,17 +294,21 @@ def test_weights_for_another_layout_are_refused(tmp_path, monkeypatch):
 
 
 def negamax(board, depth, weights):
+    """The plain minimax of the evaluation: a pass uses no depth, even at the leaves (a
+    side that must pass is valued from its opponent's turn)."""
     if board.is_game_over():
         return board.outcome().score_for(board.turn)
+    if board.must_pass():
+        board.push(cy.PASS)
+        value = -negamax(board, depth, weights)
+        board.pop()
+        return value
     if depth == 0:
-        if board.empties() == 0:
-            return board.outcome().score_for(board.turn)
         return weights.evaluate(board)
-    moves = list(board.legal_moves)
     best = -1e9
-    for m in moves:
+    for m in list(board.legal_moves):
         board.push(m)
-        best = max(best, -negamax(board, depth if m == cy.PASS else depth - 1, weights))
+        best = max(best, -negamax(board, depth - 1, weights))
         board.pop()
     return best
 

@@ -13,7 +13,7 @@ cdef enum:
 ctypedef int (*eval_fn)(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogil
 # A depth-limited alpha-beta search of the evaluation (see _patterns.pxd).
 ctypedef int (*search_fn)(const int16_t* weights, uint64_t P, uint64_t O, int depth,
-                          int alpha, int beta) noexcept nogil
+                          int alpha, int beta, unsigned long long* nodes) noexcept nogil
 
 cdef struct EvalFunctions:   # what a build of the evaluator exports
     eval_fn evaluate

@@ -15,12 +15,14 @@ from cythello.eval._layout cimport (
 )
 
 cdef eval_fn evaluator_function() noexcept
-# ``search(weights, P, O, depth, alpha, beta)``: the depth-``depth`` alpha-beta score of
-# the evaluation for the side owning ``P``, in its units (a pass uses no depth, a finished
+# ``search(weights, P, O, depth, alpha, beta, nodes)``: the depth-``depth`` alpha-beta
+# score of the evaluation for the side owning ``P``, in its units (a pass uses no depth,
+# even at depth 0: a side that must pass is valued from its opponent's turn; a finished
 # game scores its disc difference exactly; fail-soft, so with the full window
-# (-SEARCH_INF, SEARCH_INF) it is the exact minimax score).  For the 1-3 plies of the
-# searching evaluators (PUCT's leaf values, the UCT search's eval_depth); the deep,
-# ordered search with a table is search/_midgame.pyx.
+# (-SEARCH_INF, SEARCH_INF) it is the exact minimax score); each position it visits adds
+# one to ``*nodes``.  The 1-3 plies of the searching evaluators (PUCT's leaf values, the
+# UCT search's eval_depth) and the last two of the midgame search (search/_midgame.pyx,
+# the deep, ordered search with a table).
 cdef search_fn searcher_function() noexcept
 
 cdef class PatternWeights:

@@ -263,19 +263,20 @@ cdef inline void _add(int32_t* index, uint64_t squares, int32_t digit) noexcept 
 
 cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
                        const int32_t* mine, const int32_t* theirs, int depth, int alpha,
-                       int beta) noexcept nogil:
+                       int beta, unsigned long long* nodes) noexcept nogil:
     """``_search`` with the instance indices of both views at hand (``theirs`` is not read
     at depth 0)."""
     cdef uint64_t moves = legal_moves(P, O), f, bit
     cdef int32_t child_mine[N_PADDED]
     cdef int32_t child_theirs[N_PADDED]
     cdef int sq, v, best = -SEARCH_INF
+    nodes[0] += 1
     if moves == 0:
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O) * EVAL_SCALE
         if depth == 0:
             return -_evaluate(weights, O, P)
-        return -_search_views(weights, O, P, theirs, mine, depth, -beta, -alpha)
+        return -_search_views(weights, O, P, theirs, mine, depth, -beta, -alpha, nodes)
     if depth == 0:
         return _sum(weights, mine, P, O, moves)
     while moves:
@@ -293,7 +294,7 @@ cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
             _add(child_theirs, bit, 1)
             _add(child_theirs, f, -1)
         v = -_search_views(weights, O & ~f, P | f | bit, child_mine, child_theirs,
-                           depth - 1, -beta, -alpha)
+                           depth - 1, -beta, -alpha, nodes)
         if v > best:
             best = v
             if v > alpha:
@@ -304,14 +305,16 @@ cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
 
 
 cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int alpha,
-                 int beta) noexcept nogil:
+                 int beta, unsigned long long* nodes) noexcept nogil:
     """The depth-``depth`` alpha-beta score of the evaluation (in its units) for the side
     owning ``P``: a pass uses no depth, a finished game scores its disc difference
-    exactly; fail-soft, so with (-SEARCH_INF, SEARCH_INF) it is the exact minimax score."""
+    exactly; fail-soft, so with (-SEARCH_INF, SEARCH_INF) it is the exact minimax score.
+    Each position visited adds one to ``nodes[0]``."""
     cdef int32_t mine[N_PADDED]
     cdef int32_t theirs[N_PADDED]
     cdef uint64_t moves
     if depth == 0:            # one evaluation: reading it from scratch costs less
+        nodes[0] += 1
         moves = legal_moves(P, O)
         if moves == 0:
             if legal_moves(O, P) == 0:
@@ -319,7 +322,7 @@ cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int 
             return -_evaluate(weights, O, P)
         return _evaluate(weights, P, O)
     _both_views(P, O, mine, theirs)
-    return _search_views(weights, P, O, mine, theirs, depth, alpha, beta)
+    return _search_views(weights, P, O, mine, theirs, depth, alpha, beta, nodes)
 
 
 # The functions cross from the v3 build to the portable one in a capsule whose name
@@ -327,7 +330,7 @@ cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int 
 # crashing.
 cdef const char* EVAL_CAPSULE = (
     b"cythello.eval._patterns_impl.FUNCTIONS: {int (const int16_t*, uint64_t, uint64_t); "
-    b"int (const int16_t*, uint64_t, uint64_t, int, int, int)}")
+    b"int (const int16_t*, uint64_t, uint64_t, int, int, int, unsigned long long*)}")
 cdef EvalFunctions FUNCTIONS
 FUNCTIONS.evaluate = _evaluate
 FUNCTIONS.search = _search

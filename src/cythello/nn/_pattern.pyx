@@ -144,6 +144,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
     cdef int n = count(moves)
     cdef int16_t kept[CACHED_MOVES]
     cdef bint remember, known
+    cdef unsigned long long visited = 0      # the searches' count, not reported
     for sq in range(65):
         logits[sq] = -INFINITY
     if moves == 0:
@@ -151,7 +152,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
         if e.depth == 0:
             best = e.evaluate(e.table, P, O)
         else:
-            best = e.search(e.table, P, O, e.depth, -INF, INF)
+            best = e.search(e.table, P, O, e.depth, -INF, INF, &visited)
         value[0] = <float>tanh(best / e.value_unit)
         return
     remember = e.cache != NULL and n <= CACHED_MOVES
@@ -168,7 +169,8 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
                 score = -e.evaluate(e.table, child.P, child.O)
             else:
                 # Each move's score exactly (a full window), so that priors rank them all.
-                score = -e.search(e.table, child.P, child.O, e.depth - 1, -INF, INF)
+                score = -e.search(e.table, child.P, child.O, e.depth - 1, -INF, INF,
+                                      &visited)
             if remember:
                 if -32768 <= score <= 32767:
                     kept[i] = <int16_t>score

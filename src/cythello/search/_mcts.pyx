@@ -374,6 +374,7 @@ cdef uint32_t _expand(Search* s, Rng* rng, Local* local, uint32_t idx, Position 
     cdef Node t
     cdef uint8_t mover_flag
     cdef Position child
+    cdef unsigned long long visited = 0      # eval_depth's searches' count, not reported
     first = _alloc(s, local, k)
     if first == 0:
         return 0
@@ -408,7 +409,7 @@ cdef uint32_t _expand(Search* s, Rng* rng, Local* local, uint32_t idx, Position 
             else:
                 nodes[first + j].value = _clamp(-s.search(
                     s.eval_weights, child.P, child.O, s.eval_depth - 1,
-                    -SEARCH_INF, SEARCH_INF))
+                    -SEARCH_INF, SEARCH_INF, &visited))
     if s.evaluate != NULL or s.bias != 0:     # stable insertion sort, best first
         for j in range(1, k):
             t = nodes[first + j]

@@ -18,9 +18,13 @@ deep search.  The spread sigma(empties, d, d') is fitted on this evaluation by
 entries are marked so that a full-width search (the shallow searches themselves) never
 takes their bounds.
 
+The last two plies are the evaluator's own search (``_leaves``): it follows the pattern
+indices move by move, where a node here would read every pattern of each position afresh.
+
 Scores are in 1/EVAL_SCALE disc for the side to move; finished games score exactly
-(empties to the winner).  A pass does not use up depth, so the leaves of a depth-d search
-from a position with e empties all have e - d empties (or the game is over).
+(empties to the winner).  A pass does not use up depth, even at a leaf (a side that must
+pass is valued from its opponent's turn), so the leaves of a depth-d search from a
+position with e empties all have e - d empties (or the game is over).
 """
 import numpy as np
 
@@ -36,8 +40,8 @@ from cythello.core._rules cimport (
     legal_moves, flips, count, first_square, final_disc_difference, PASS_MOVE,
 )
 from cythello.core._board cimport Board
-from cythello.eval._layout cimport EVAL_SCALE, eval_fn
-from cythello.eval._patterns cimport PatternWeights, evaluator_function
+from cythello.eval._layout cimport EVAL_SCALE, eval_fn, search_fn
+from cythello.eval._patterns cimport PatternWeights, evaluator_function, searcher_function
 from cythello.eval._patterns import position_arrays
 
 cdef enum:
@@ -49,10 +53,11 @@ cdef enum:
     ORDER_BY_EVAL = 6         # at this depth and deeper, moves are ordered by evaluation
     MOBILITY_WEIGHT = 128       # and by the opponent's replies, at this much each
     ASPIRATION = 2 * EVAL_SCALE
-    CHECK_EVERY = 4095        # nodes between looks at the clock and the stop flag
+    CHECK_EVERY = 4096        # nodes between looks at the clock and the stop flag
     SMP_MIN_DEPTH = 6         # shallower iterations take less than starting a thread
     HELPER_ROTATE_DEPTH = 4   # a helper turns its move orders this far from the leaves
     MAX_THREADS = 256
+    LEAF_PLIES = 2            # the last plies: the evaluator's own search (see _leaves)
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
@@ -85,7 +90,9 @@ cdef struct Slot:
 cdef struct Context:
     const int16_t* weights
     eval_fn evaluate
+    search_fn search
     unsigned long long nodes
+    unsigned long long next_check  # the node count at which to look at the clock next
     Entry* table              # NULL: no table (reference search)
     int table_bits            # 2 ** table_bits buckets of 2 entries
     uint8_t date
@@ -201,7 +208,7 @@ cdef bint _probcut(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int 
     cdef int shallow = 2 * (depth // 4) + (depth & 1), bound, v
     cdef int empties = 64 - count(P | O)
     cdef int margin = <int>(c.probcut * _sigma(empties, depth, shallow) * EVAL_SCALE + 0.5)
-    cdef int static = _leaf(c, P, O)
+    cdef int static = _static(c, P, O)
     if static >= beta:
         bound = beta + margin
         if bound >= 64 * EVAL_SCALE:
@@ -227,16 +234,30 @@ cdef bint _probcut(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int 
 
 # -- the search ----------------------------------------------------------------------------
 
-cdef inline int _leaf(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+cdef inline int _static(Context* c, uint64_t P, uint64_t O) noexcept nogil:
+    """The evaluation of the position as it stands (a finished game exactly): a guess for
+    move ordering and for ProbCut's choice of side, not a score of the search."""
     if P == 0 or O == 0 or (P | O) == 0xFFFFFFFFFFFFFFFFULL:
         return final_disc_difference(P, O) * EVAL_SCALE
     return c.evaluate(c.weights, P, O)
 
 
+cdef inline int _leaves(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
+                        ) noexcept nogil:
+    """A search of depth ``depth`` <= LEAF_PLIES, and every depth-0 score: the evaluator's
+    own alpha-beta (eval/_patterns.pxd ``search``), which follows the pattern indices move
+    by move instead of reading each position afresh.  Most of a search's nodes lie here,
+    where a table probe, ProbCut or an ordering would cost more than it saves.  Its pass
+    rule is the search's: a side that must pass is valued from its opponent's turn."""
+    return c.search(c.weights, P, O, depth, alpha, beta, &c.nodes)
+
+
 cdef inline bint _out_of_time(Context* c) noexcept nogil:
+    # The leaf searches add many nodes at once, so the count is compared, not masked.
     if c.aborted:
         return True
-    if (c.nodes & CHECK_EVERY) == 0:
+    if c.nodes >= c.next_check:
+        c.next_check = c.nodes + CHECK_EVERY
         if (c.stop != NULL and cy_load_flag(c.stop)) or \
                 (c.deadline > 0 and cy_monotonic() >= c.deadline) or \
                 (c.max_nodes > 0 and c.nodes >= c.max_nodes):
@@ -297,7 +318,7 @@ cdef inline int _move_key(Context* c, uint64_t after_P, uint64_t after_O, int de
     cdef uint64_t replies = legal_moves(after_P, after_O), empty
     cdef int key
     if depth >= ORDER_BY_EVAL:
-        return _leaf(c, after_P, after_O) + MOBILITY_WEIGHT * (
+        return _static(c, after_P, after_O) + MOBILITY_WEIGHT * (
             count(replies) + count(replies & CORNERS))
     # Potential mobility: empty squares beside the mover's discs, which the opponent may
     # later play to.
@@ -319,11 +340,11 @@ cdef int _pvs(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int depth
     cdef int n, i, v, best = -INF, best_move = PASS_MOVE, sq, hash_move = PASS_MOVE
     cdef int alpha_in
     cdef Slot e
+    if depth <= LEAF_PLIES:
+        return _leaves(c, P, O, alpha, beta, depth)
     c.nodes += 1
     if _out_of_time(c):
         return 0
-    if depth == 0:
-        return _leaf(c, P, O)
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
@@ -471,7 +492,7 @@ cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, i
     reached[0] = 0
     move[0] = PASS_MOVE
     if max_depth == 0:
-        return _leaf(c, P, O)
+        return _leaves(c, P, O, -INF, INF, 0)
     for d in range(1, max_depth + 1):
         # Depth 1 always finishes (microseconds): a result always has a move.
         if d == 1:
@@ -501,13 +522,13 @@ cdef int _reference(Context* c, uint64_t P, uint64_t O, int alpha, int beta, int
     cdef int n, i, v, best = -INF, child_move
     c.nodes += 1
     best_move[0] = PASS_MOVE
-    if depth == 0:
-        return _leaf(c, P, O)
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O) * EVAL_SCALE
         return -_reference(c, O, P, -beta, -alpha, depth, &child_move)
+    if depth == 0:            # after the pass: a pass uses no depth, even here
+        return _static(c, P, O)
     # Mobility order, never the evaluation's (as 0.3.0's search ordered).
     n = _order(c, P, O, moves, min(depth, ORDER_BY_EVAL - 1), PASS_MOVE, squares)
     for i in range(n):
@@ -581,7 +602,8 @@ cdef int _open(Context* c, PatternWeights weights, bint table,
     global _spares
     c.weights = weights.table
     c.evaluate = evaluator_function()
-    c.nodes = 0
+    c.search = searcher_function()
+    c.nodes = c.next_check = 0
     c.date = 1
     c.deadline = 0.0
     c.stop = NULL
@@ -622,8 +644,26 @@ cdef void _close(Context* c) noexcept:
     c.table = NULL
 
 
+cdef int _leaf_move(Context* c, uint64_t P, uint64_t O, int depth) noexcept nogil:
+    """The best move by a depth-``depth`` search of the leaf plies, which leave no moves in
+    the table (PASS_MOVE when there are no moves); its nodes are not counted."""
+    cdef uint64_t moves = legal_moves(P, O), f
+    cdef unsigned long long uncounted = 0
+    cdef int sq, v, best = -INF, best_move = PASS_MOVE
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        f = flips(P, O, sq)
+        v = -c.search(c.weights, O ^ f, P | f | ((<uint64_t>1) << sq), depth - 1, -INF, INF,
+                      &uncounted)
+        if v > best:
+            best, best_move = v, sq
+    return best_move
+
+
 cdef list _principal_variation(Context* c, uint64_t P, uint64_t O, int first, int depth):
-    """The moves from the table that follow ``first`` (at most ``depth`` in all)."""
+    """The moves from the table that follow ``first`` (at most ``depth`` in all), the last
+    plies' from a search of them (the table has none)."""
     cdef list line = []
     cdef int move = first, plies = 0
     cdef uint64_t f, t
@@ -642,6 +682,8 @@ cdef list _principal_variation(Context* c, uint64_t P, uint64_t O, int first, in
             P = O
             O = t
         move = _best_move(c, P, O)
+        if move == PASS_MOVE and 0 < depth - plies <= LEAF_PLIES:
+            move = _leaf_move(c, P, O, depth - plies)
     return line
 
 
@@ -831,9 +873,9 @@ cdef class MidgameSearch:
         self.P, self.O = own, opp
         if not keep:
             _next_date(&self.c)
-        self.c.nodes = 0
-        self.depth, self.score, self.move = 0, _leaf(&self.c, self.P, self.O) / \
-            <double>EVAL_SCALE, PASS_MOVE
+        self.depth, self.score, self.move = 0, _leaves(&self.c, self.P, self.O, -INF, INF,
+                                                       0) / <double>EVAL_SCALE, PASS_MOVE
+        self.c.nodes = self.c.next_check = 0
         self.improved = 0
 
     def iterate(self, depth, seconds=None, max_nodes=None):
@@ -873,6 +915,7 @@ cdef class MidgameSearch:
             for k in range(n):
                 helpers[k].c = self.c
                 helpers[k].c.nodes, helpers[k].c.max_nodes = 0, 0
+                helpers[k].c.next_check = 0
                 helpers[k].c.stop = &self.helper_stop
                 helpers[k].P, helpers[k].O = self.P, self.O
                 helpers[k].c.rotate = k + 1
