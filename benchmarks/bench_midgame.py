@@ -14,6 +14,9 @@ cythello's anchors the machine's speed.
         --probcut 1.5 --seconds 1,4          # the table's size: the depth reached in time
     python benchmarks/bench_midgame.py --depths 8 --plain-up-to 0 --probcut 1.5 --seconds 1 \
         --player 0.25,1                      # the player's time a move: used, overrun
+    python benchmarks/bench_midgame.py --against /tmp/old/src --depths 10,12 --probcut 1.5
+                  # before / after: each depth's time over the positions, with this code and
+                  # another checkout's (built) in turn, in fresh processes, --rounds times
 
 The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
 games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
@@ -22,8 +25,11 @@ stopped at a random 30-44 empties.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -54,6 +60,50 @@ def make_positions(count: int = 30, seed: int = 1) -> None:
     print(f"wrote {len(lines)} positions to {DATA}")
 
 
+# One timing for --against, in a fresh process with a checkout's package on its path: the
+# seconds a depth-``depth`` search (probcut "" for full width) takes over the positions.
+PROBE = """
+import sys, time
+import cythello as cy
+from cythello.eval.weights import default_weights
+from cythello.search.internals import midgame_search as search
+depth, probcut = int(sys.argv[1]), (float(sys.argv[2]) if sys.argv[2] else None)
+boards = [cy.Board(line) for line in open(sys.argv[3]).read().splitlines() if line.strip()]
+weights = default_weights()
+search(boards[0], 4, weights)
+start = time.perf_counter()
+for board in boards:
+    search(board, depth, weights, probcut)
+print(time.perf_counter() - start)
+"""
+
+
+def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> None:
+    """Each depth's time over the positions, with this checkout's code and ``src``'s in
+    turn (fresh processes, so that both see the same load), medians of ``rounds``."""
+    here = Path(__file__).resolve().parent.parent / "src"
+
+    def seconds(tree: Path, depth: int, probcut: str) -> float:
+        out = subprocess.run([sys.executable, "-c", PROBE, str(depth), probcut, str(DATA)],
+                             env=dict(os.environ, PYTHONPATH=str(tree)), check=True,
+                             capture_output=True, text=True)
+        return float(out.stdout)
+
+    print(f"{'search':>12} {'depth':>5} {'this ms':>9} {'against ms':>10} {'this/against':>12}"
+          f"  (a position, medians of {rounds})")
+    for t in [""] + [f"{c:g}" for c in cuts]:
+        for depth in depths:
+            runs = {"this": [], "against": []}
+            for _ in range(rounds):
+                runs["this"].append(seconds(here, depth, t))
+                runs["against"].append(seconds(src, depth, t))
+            ours, theirs = (statistics.median(runs[k]) for k in ("this", "against"))
+            n = len([line for line in DATA.read_text().splitlines() if line.strip()])
+            print(f"{'full width' if not t else 'probcut ' + t:>12} {depth:>5} "
+                  f"{ours / n * 1000:>9.1f} {theirs / n * 1000:>10.1f} {ours / theirs:>12.2f}",
+                  flush=True)
+
+
 def timed(fn, *args):
     start = time.perf_counter()
     out = fn(*args)
@@ -76,10 +126,18 @@ def main() -> None:
     ap.add_argument("--player", default="",
                     help="seconds a move: how the AlphaBetaPlayer (with the first --probcut) "
                          "uses a fixed time a move on each position")
+    ap.add_argument("--against", type=Path,
+                    help="another checkout's src/ (built): time --depths (full width and "
+                         "each --probcut) with it and with this code in turn")
+    ap.add_argument("--rounds", type=int, default=5, help="timings of each, with --against")
     ap.add_argument("--make-positions", action="store_true")
     args = ap.parse_args()
     if args.make_positions:
         make_positions()
+        return
+    if args.against:
+        against(args.against, [int(d) for d in args.depths.split(",")],
+                [float(t) for t in args.probcut.split(",") if t], args.rounds)
         return
     boards = [cy.Board(line) for line in DATA.read_text().split("\n") if line.strip()]
     weights = default_weights()
