@@ -82,6 +82,7 @@ def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> Non
     """Each depth's time over the positions, with this checkout's code and ``src``'s in
     turn (fresh processes, so that both see the same load), medians of ``rounds``."""
     here = Path(__file__).resolve().parent.parent / "src"
+    n = len([line for line in DATA.read_text().splitlines() if line.strip()])
 
     def seconds(tree: Path, depth: int, probcut: str) -> float:
         out = subprocess.run([sys.executable, "-c", PROBE, str(depth), probcut, str(DATA)],
@@ -98,7 +99,6 @@ def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> Non
                 runs["this"].append(seconds(here, depth, t))
                 runs["against"].append(seconds(src, depth, t))
             ours, theirs = (statistics.median(runs[k]) for k in ("this", "against"))
-            n = len([line for line in DATA.read_text().splitlines() if line.strip()])
             print(f"{'full width' if not t else 'probcut ' + t:>12} {depth:>5} "
                   f"{ours / n * 1000:>9.1f} {theirs / n * 1000:>10.1f} {ours / theirs:>12.2f}",
                   flush=True)
