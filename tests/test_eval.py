@@ -345,6 +345,30 @@ def test_fit_recovers_planted_weights_of_candidate_slots():
     assert np.allclose(np.diff(w[size:]), 3.0, atol=0.05)
 
 
+def test_huber_fit_resists_outliers():
+    """fit_stage_huber: labels that are planted weights plus a few wild values (as exact
+    scores with tactics the patterns cannot see) pull the squared fit off the planted
+    weights and the Huber fit much less; with no outliers the two agree."""
+    from cythello.training.fit import fit_stage, fit_stage_huber, packed_features, predict
+    boards = [b for b in random_boards(3000, seed=12) if not b.is_game_over()]
+    feats = packed_features(*bitboards(boards))
+    rng = np.random.default_rng(5)
+    planted = np.zeros(patterns.packed_size())
+    used = np.unique(feats)
+    planted[used] = rng.normal(0, 2, len(used))
+    clean = predict(planted, feats)
+    wild = rng.random(len(clean)) < 0.1
+    labels = clean + np.where(wild, rng.choice([-40.0, 40.0], len(clean)), 0.0)
+    squared = fit_stage(feats, labels, ridge=1.0, iterations=500)
+    huber = fit_stage_huber(feats, labels, ridge=1.0, delta=4.0)
+    err_sq = np.abs(predict(squared, feats) - clean)[~wild].mean()
+    err_hu = np.abs(predict(huber, feats) - clean)[~wild].mean()
+    assert err_hu < 0.75 * err_sq, (err_hu, err_sq)
+    same = fit_stage_huber(feats, clean, ridge=1.0, delta=1e6)
+    assert np.allclose(predict(same, feats), predict(fit_stage(feats, clean, ridge=1.0), feats),
+                       atol=1e-6)
+
+
 def test_training_pipeline_end_to_end(tmp_path):
     from cythello.training import preset, run
     config = preset("tiny")
@@ -396,6 +420,8 @@ def test_training_pipeline_with_puct_self_play(tmp_path):
     with pytest.raises(WeightsError):
         run(preset("tiny", player="puct", start_weights=str(tmp_path / "none.weights")),
             tmp_path / "c", tmp_path / "c.weights", log=None)
+    with pytest.raises(SettingsError, match="huber"):
+        run(preset("tiny", huber=-1.0), tmp_path / "c", tmp_path / "c.weights", log=None)
     with pytest.raises(SettingsError, match="player"):
         run(preset("tiny", player="alphabeta"), tmp_path / "c", tmp_path / "c.weights",
             log=None)

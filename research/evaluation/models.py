@@ -46,7 +46,7 @@ from cythello.eval import patterns
 from cythello.eval.patterns import Pattern
 from cythello.eval.weights import DEFAULT_PATH, read_weights
 from cythello.training.data import empties_of
-from cythello.training.fit import fit_stage, packed_features, predict
+from cythello.training.fit import fit_stage, fit_stage_huber, packed_features, predict
 
 RIDGE = 10.0
 ALL = (1 << 64) - 1
@@ -188,10 +188,12 @@ def main() -> None:
               flush=True)
 
     feats = packed_features(own, opp)
-    for name, weight_of in (("squared error (training's fit)", None),
-                            ("Huber, 8 discs", lambda r: np.minimum(1.0, 8.0 / np.maximum(r, 1e-9))),
-                            ("absolute error", lambda r: 1.0 / np.maximum(r, 2.0))):
-        w = fit_stage(feats, y, RIDGE) if weight_of is None else reweighted(feats, y, weight_of)
+    for name, fit in (("squared error (training's fit)", lambda: fit_stage(feats, y, RIDGE)),
+                      ("Huber, 8 discs (training's --huber 8)",
+                       lambda: fit_stage_huber(feats, y, RIDGE, 8.0)),
+                      ("absolute error",
+                       lambda: reweighted(feats, y, lambda r: 1.0 / np.maximum(r, 2.0)))):
+        w = fit()
         report(name, lambda a, b, w=w: predict(w, packed_features(a, b)), predict(w, feats))
 
     def with_candidates(a, b):

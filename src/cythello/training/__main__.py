@@ -54,9 +54,11 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--rounds", type=int, help="self-play rounds")
     ap.add_argument("--start-weights", help="weights file guiding the first round's PUCT "
                                             "self-play (the full preset's)")
+    ap.add_argument("--huber", type=float, metavar="DISCS",
+                    help="fit under a Huber loss with this threshold (0: squared error)")
     args = ap.parse_args(argv)
     overrides = {k: v for k, v in (("seed", args.seed), ("games", args.games),
-                                   ("rounds", args.rounds),
+                                   ("rounds", args.rounds), ("huber", args.huber),
                                    ("start_weights", args.start_weights)) if v is not None}
     try:
         run(preset(args.preset, **overrides), args.workdir, args.out, workers=args.workers)

@@ -46,7 +46,7 @@ from ..eval.weights import load_weights, save_weights, unpack
 from ..selfplay import generate
 from . import data as tdata
 from .calibrate import calibrate, sample_boards
-from .fit import fit_stage, packed_features, predict, quantize
+from .fit import fit_stage, fit_stage_huber, packed_features, predict, quantize
 from .labels import exact_scores, search_scores
 
 
@@ -65,6 +65,7 @@ class Config:
     exact_empties: int = 16         # stages up to this many empties: exact labels
     depth: int = 4                  # search depth of the other labels (one stage deep)
     ridge: float = 30.0             # pull toward the previous stage's weights
+    huber: float = 0.0              # Huber loss's threshold in discs (0: squared error)
     rounds: int = 3                 # self-play rounds (round 2+ plays with the last weights)
     seed: int = 1
     games_per_shard: int = 100
@@ -140,8 +141,12 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
         feats = packed_features(s_own, s_opp)
         prior = fitted[s - 1] if s > 0 else None
         started = time.monotonic()
-        w = fit_stage(feats, labels, config.ridge, prior=prior) if len(labels) else \
-            (prior if prior is not None else np.zeros(patterns.packed_size()))
+        if not len(labels):
+            w = prior if prior is not None else np.zeros(patterns.packed_size())
+        elif config.huber > 0:
+            w = fit_stage_huber(feats, labels, config.ridge, config.huber, prior=prior)
+        else:
+            w = fit_stage(feats, labels, config.ridge, prior=prior)
         fitted[s] = w
         packed[s] = quantize(w)
         residual = predict(w, feats) - labels if len(labels) else np.zeros(0)
@@ -244,6 +249,9 @@ def run(config: Config, workdir: Path, out: Path, workers: int = 1,
 
 def check_config(config: Config) -> None:
     """The settings a run cannot start without, checked before any work."""
+    if not 0.0 <= config.huber < float("inf"):
+        raise SettingsError(f"huber must be a threshold in discs >= 0 (0: squared error), "
+                            f"not {config.huber!r}")
     if config.player not in ("mcts", "puct"):
         raise SettingsError(f"player must be 'mcts' or 'puct', not {config.player!r}")
     if config.player == "puct":
