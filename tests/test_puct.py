@@ -696,9 +696,28 @@ def test_player_specs():
     assert player.evaluator.prior_scale == 3.0
     assert isinstance(make_player("puct:evaluator=uniform,sims=5"), cy.PUCTPlayer)
     for bad in ("puct:evaluator=magic", "puct:c_puct=x", "puct:colour=1",
-                "puct:evaluator=uniform,prior_scale=2"):
+                "puct:evaluator=uniform,prior_scale=2",
+                "puct:evaluator=uniform,eval_weights=default"):
         with pytest.raises(SettingsError):
             make_player(bad)
+
+
+def test_player_spec_with_other_weights(tmp_path):
+    """``puct:eval_weights=FILE``: the evaluator of those weights (how two trainings meet
+    in a match); a file that is not one names itself."""
+    from cythello.errors import WeightsError
+    from cythello.eval import default_weights
+    from cythello.eval.weights import DEFAULT_PATH, read_weights, save_weights
+    packed, _ = read_weights(DEFAULT_PATH)
+    save_weights(tmp_path / "half.weights", packed // 2, {"training": "halved"})
+    player = make_player(f"puct:sims=20,eval_weights={tmp_path / 'half.weights'}")
+    board = cy.Board()
+    board.push(19)
+    assert player.evaluator.weights.evaluate(board) != default_weights().evaluate(board)
+    assert make_player("puct:sims=20,eval_weights=default").evaluator.weights is default_weights()
+    (tmp_path / "bad.weights").write_bytes(b"not weights")
+    with pytest.raises(WeightsError, match="bad.weights"):
+        make_player(f"puct:eval_weights={tmp_path / 'bad.weights'}")
 
 
 def test_a_match_with_puct_players():

@@ -67,7 +67,8 @@ def _parse_mcts(key: str, text: str) -> Any:
 
 
 
-_PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "prior_scale": "discs, more than 0",
+_PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "eval_weights": "'default' or a weights file",
+                   "prior_scale": "discs, more than 0",
                    "value_scale": "discs, more than 0", "search_depth": "an integer, 0-4",
                    "cache_entries": "an integer, 0 or more"}
 _INTEGER_EVALUATOR_SETTINGS = ("search_depth", "cache_entries")
@@ -75,9 +76,8 @@ _INTEGER_EVALUATOR_SETTINGS = ("search_depth", "cache_entries")
 
 def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
-    (``evaluator=pattern``, with its ``prior_scale``, ``value_scale``, ``search_depth``
-    and ``cache_entries``) or by nothing
-    (``evaluator=uniform``)."""
+    (``evaluator=pattern``, with its ``eval_weights``, ``prior_scale``, ``value_scale``,
+    ``search_depth`` and ``cache_entries``) or by nothing (``evaluator=uniform``)."""
     from .nn import PatternEvaluator, uniform_evaluator
     from .search.puct import PUCTPlayer, PUCTSettings
 
@@ -86,6 +86,8 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
             if text not in ("pattern", "uniform"):
                 raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
             return text
+        if key == "eval_weights":
+            return text              # the evaluator loads it: a bad file names itself
         if key in _PUCT_EVALUATOR:
             return _typed({key: int if key in _INTEGER_EVALUATOR_SETTINGS else float},
                           _PUCT_EVALUATOR)(key, text)
@@ -101,6 +103,8 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
         if scales:
             raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")
         return PUCTPlayer(uniform_evaluator, **settings)
+    if "eval_weights" in scales:
+        scales["weights"] = scales.pop("eval_weights")
     return PUCTPlayer(PatternEvaluator(**scales), **settings)
 
 
