@@ -98,14 +98,14 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
                                        "simulations": "iterations"})
     settings.setdefault("seed", seed)
     kind = settings.pop("evaluator", "pattern")
-    scales = {k: settings.pop(k) for k in _PUCT_EVALUATOR if k != "evaluator" and k in settings}
+    own = {k: settings.pop(k) for k in _PUCT_EVALUATOR if k != "evaluator" and k in settings}
     if kind == "uniform":
-        if scales:
-            raise SettingsError(f"{', '.join(scales)} belong to evaluator=pattern (in {spec!r})")
+        if own:
+            raise SettingsError(f"{', '.join(own)} belong to evaluator=pattern (in {spec!r})")
         return PUCTPlayer(uniform_evaluator, **settings)
-    if "eval_weights" in scales:
-        scales["weights"] = scales.pop("eval_weights")
-    return PUCTPlayer(PatternEvaluator(**scales), **settings)
+    if "eval_weights" in own:                   # PatternEvaluator's name for it
+        own["weights"] = own.pop("eval_weights")
+    return PUCTPlayer(PatternEvaluator(**own), **settings)
 
 
 def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any:
