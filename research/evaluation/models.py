@@ -46,7 +46,13 @@ from cythello.eval import patterns
 from cythello.eval.patterns import Pattern
 from cythello.eval.weights import DEFAULT_PATH, read_weights
 from cythello.training.data import empties_of
-from cythello.training.fit import fit_stage, fit_stage_huber, packed_features, predict
+from cythello.training.fit import (
+    fit_stage,
+    fit_stage_huber,
+    fit_stage_reweighted,
+    packed_features,
+    predict,
+)
 
 RIDGE = 10.0
 ALL = (1 << 64) - 1
@@ -92,16 +98,6 @@ def with_regions(own, opp):
     """Packed features with the region-parity slots appended after the shipped ones."""
     slots = patterns.packed_size() + np.arange(REGION_KINDS) * (REGION_CAP + 1) + region_counts(own, opp)
     return np.concatenate([packed_features(own, opp), slots], axis=1)
-
-
-def reweighted(feats, y, weight_of, rounds=4):
-    """Iteratively reweighted ridge least squares: each round weights a position by
-    ``weight_of(|residual|)`` (normalised to mean 1) and refits from the last fit."""
-    w = fit_stage(feats, y, RIDGE)
-    for _ in range(rounds):
-        sw = weight_of(np.abs(predict(w, feats) - y))
-        w = fit_stage(feats, y, RIDGE, sample_weight=sw / sw.mean(), start=w)
-    return w
 
 
 def _popcount(boards):
@@ -192,7 +188,8 @@ def main() -> None:
                       ("Huber, 8 discs (training's --huber 8)",
                        lambda: fit_stage_huber(feats, y, RIDGE, 8.0)),
                       ("absolute error",
-                       lambda: reweighted(feats, y, lambda r: 1.0 / np.maximum(r, 2.0)))):
+                       lambda: fit_stage_reweighted(feats, y, RIDGE,
+                                                   lambda r: 1.0 / np.maximum(r, 2.0)))):
         w = fit()
         report(name, lambda a, b, w=w: predict(w, packed_features(a, b)), predict(w, feats))
 

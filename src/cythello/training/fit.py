@@ -13,7 +13,7 @@ zero (Logistello's and Edax's "temporal" smoothing, as a ridge penalty).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -66,21 +66,31 @@ def fit_stage(features: np.ndarray, labels: np.ndarray, ridge: float,
     return np.asarray(prior + d, dtype=np.float64)
 
 
-def fit_stage_huber(features: np.ndarray, labels: np.ndarray, ridge: float, delta: float,
-                    prior: Optional[np.ndarray] = None, rounds: int = 4) -> np.ndarray:
-    """Weights fitting ``labels`` under a Huber loss (squared within ``delta`` discs,
-    absolute beyond), by iteratively reweighted least squares: each round weights a
-    position by ``min(1, delta / |residual|)`` (normalised to mean 1) and refits from the
-    last fit.  Exact scores have heavy tails (a position whose patterns cannot express its
-    tactics), which a squared loss lets pull every weight they touch; the goal is a small
-    mean absolute error."""
+def fit_stage_reweighted(features: np.ndarray, labels: np.ndarray, ridge: float,
+                         weight_of: Callable[[np.ndarray], np.ndarray],
+                         prior: Optional[np.ndarray] = None, rounds: int = 4) -> np.ndarray:
+    """Iteratively reweighted least squares: after a plain fit, each of ``rounds`` rounds
+    weights a position by ``weight_of(|residual|)`` (normalised to mean 1) and refits from
+    the last fit, pulled to the same ``prior``.  A weight that falls with the residual
+    fits a robust loss (Huber's, the absolute error)."""
     w = fit_stage(features, labels, ridge, prior=prior)
     y = np.asarray(labels, dtype=np.float64)
     for _ in range(rounds):
-        residual = np.abs(predict(w, features) - y)
-        sw = np.minimum(1.0, delta / np.maximum(residual, 1e-9))
+        sw = weight_of(np.abs(predict(w, features) - y))
         w = fit_stage(features, y, ridge, prior=prior, start=w, sample_weight=sw / sw.mean())
     return w
+
+
+def fit_stage_huber(features: np.ndarray, labels: np.ndarray, ridge: float, delta: float,
+                    prior: Optional[np.ndarray] = None, rounds: int = 4) -> np.ndarray:
+    """Weights fitting ``labels`` under a Huber loss (squared within ``delta`` discs,
+    absolute beyond): reweighted least squares with ``min(1, delta / |residual|)``.
+    Exact scores have heavy tails (a position whose patterns cannot express its tactics),
+    which a squared loss lets pull every weight they touch; the goal is a small mean
+    absolute error."""
+    return fit_stage_reweighted(features, labels, ridge,
+                                lambda r: np.minimum(1.0, delta / np.maximum(r, 1e-9)),
+                                prior=prior, rounds=rounds)
 
 
 def predict(weights: np.ndarray, features: np.ndarray) -> np.ndarray:
