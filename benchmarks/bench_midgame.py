@@ -16,7 +16,8 @@ cythello's anchors the machine's speed.
         --player 0.25,1                      # the player's time a move: used, overrun
     python benchmarks/bench_midgame.py --against /tmp/old/src --depths 10,12 --probcut 1.5
                   # before / after: each depth's time over the positions, with this code and
-                  # another checkout's (built) in turn, in fresh processes, --rounds times
+                  # another checkout's (built) in turn, in fresh processes, --rounds times;
+                  # then the depth each reaches in --seconds
 
 The positions (``data/midgame-30-44.txt``) were made once by ``--make-positions``:
 games of two AlphaBetaPlayer(depth=2) from 30 random 8-ply openings (seed 1), each
@@ -62,15 +63,21 @@ def make_positions(count: int = 30, seed: int = 1) -> None:
 
 # One timing for --against, in a fresh process with a checkout's package on its path: the
 # seconds a depth-``depth`` search (probcut "" for full width) takes over the positions.
+# With a depth of 0, the mean depth iterative deepening reaches in ``seconds`` instead.
 PROBE = """
 import sys, time
 import cythello as cy
 from cythello.eval.weights import default_weights
-from cythello.search.internals import midgame_search as search
+from cythello.search.internals import deepen, midgame_search as search
 depth, probcut = int(sys.argv[1]), (float(sys.argv[2]) if sys.argv[2] else None)
 boards = [cy.Board(line) for line in open(sys.argv[3]).read().splitlines() if line.strip()]
 weights = default_weights()
 search(boards[0], 4, weights)
+if depth == 0:
+    reached = [deepen(b, weights, seconds=float(sys.argv[4]), probcut=probcut)["depth"]
+               for b in boards]
+    print(sum(reached) / len(reached))
+    raise SystemExit
 start = time.perf_counter()
 for board in boards:
     search(board, depth, weights, probcut)
@@ -78,14 +85,17 @@ print(time.perf_counter() - start)
 """
 
 
-def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> None:
-    """Each depth's time over the positions, with this checkout's code and ``src``'s in
-    turn (fresh processes, so that both see the same load), medians of ``rounds``."""
+def against(src: Path, depths: list[int], cuts: list[float], rounds: int, full_up_to: int,
+            times: list[float]) -> None:
+    """Each depth's time over the positions (full width to ``full_up_to``), with this
+    checkout's code and ``src``'s in turn (fresh processes, so that both see the same
+    load), medians of ``rounds``; then the mean depth reached in each of ``times``."""
     here = Path(__file__).resolve().parent.parent / "src"
     n = len([line for line in DATA.read_text().splitlines() if line.strip()])
 
-    def seconds(tree: Path, depth: int, probcut: str) -> float:
-        out = subprocess.run([sys.executable, "-c", PROBE, str(depth), probcut, str(DATA)],
+    def seconds(tree: Path, depth: int, probcut: str, limit: float = 0.0) -> float:
+        out = subprocess.run([sys.executable, "-c", PROBE, str(depth), probcut, str(DATA),
+                              str(limit)],
                              env=dict(os.environ, PYTHONPATH=str(tree)), check=True,
                              capture_output=True, text=True)
         return float(out.stdout)
@@ -94,6 +104,8 @@ def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> Non
           f"  (a position, medians of {rounds})")
     for t in [""] + [f"{c:g}" for c in cuts]:
         for depth in depths:
+            if not t and depth > full_up_to:
+                continue
             runs = {"this": [], "against": []}
             for _ in range(rounds):
                 runs["this"].append(seconds(here, depth, t))
@@ -101,6 +113,16 @@ def against(src: Path, depths: list[int], cuts: list[float], rounds: int) -> Non
             ours, theirs = (statistics.median(runs[k]) for k in ("this", "against"))
             print(f"{'full width' if not t else 'probcut ' + t:>12} {depth:>5} "
                   f"{ours / n * 1000:>9.1f} {theirs / n * 1000:>10.1f} {ours / theirs:>12.2f}",
+                  flush=True)
+    for t in [""] + [f"{c:g}" for c in cuts]:
+        for limit in times:
+            reached = {"this": [], "against": []}
+            for _ in range(rounds):
+                reached["this"].append(seconds(here, 0, t, limit))
+                reached["against"].append(seconds(src, 0, t, limit))
+            print(f"{'full width' if not t else 'probcut ' + t:>12}: depth reached in "
+                  f"{limit:g} s, this {statistics.median(reached['this']):.2f}, against "
+                  f"{statistics.median(reached['against']):.2f} (medians of {rounds})",
                   flush=True)
 
 
@@ -137,7 +159,8 @@ def main() -> None:
         return
     if args.against:
         against(args.against, [int(d) for d in args.depths.split(",")],
-                [float(t) for t in args.probcut.split(",") if t], args.rounds)
+                [float(t) for t in args.probcut.split(",") if t], args.rounds,
+                args.full_up_to, [float(s) for s in args.seconds.split(",") if s])
         return
     boards = [cy.Board(line) for line in DATA.read_text().split("\n") if line.strip()]
     weights = default_weights()

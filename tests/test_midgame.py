@@ -127,14 +127,42 @@ def test_the_alphabeta_player_by_depth_or_by_time():
             cy.make_player(bad)
 
 
-def test_each_finished_iteration_is_logged():
-    found = deepen(MIDGAME[2], WEIGHTS, max_depth=5)
+@pytest.mark.parametrize("deepest, depths", [(5, [1, 2, 3, 5]), (6, [1, 2, 4, 6]),
+                                             (1, [1]), (2, [1, 2])])
+def test_each_finished_iteration_is_logged(deepest, depths):
+    # Iterative deepening goes 1, 2, then two plies a step with the target's parity.
+    found = deepen(MIDGAME[2], WEIGHTS, max_depth=deepest)
     log = found["iterations"]
-    assert [it[0] for it in log] == [1, 2, 3, 4, 5]
+    assert [it[0] for it in log] == depths and found["depth"] == deepest
     assert log[-1][1:3] == (found["score"], found["move"])
-    assert [it[1] for it in log] == [search(MIDGAME[2], d, WEIGHTS)[0] for d in range(1, 6)]
+    assert [it[1] for it in log] == [search(MIDGAME[2], d, WEIGHTS)[0] for d in depths]
     assert all(a[3] <= b[3] and a[4] <= b[4] for a, b in zip(log, log[1:]))
     assert found["probability"] == 1.0
+
+
+def test_the_player_deepens_two_plies_a_step_to_its_depth_or_the_empties():
+    engine = MidgameSearch(WEIGHTS)
+    board = MIDGAME[3]
+    for deepest, expected in ((9, [1, 2, 3, 5, 7, 9]), (8, [1, 2, 4, 6, 8])):
+        engine.begin(board)
+        depths = []
+        d = engine.next_depth(deepest)
+        while d <= deepest:
+            assert engine.iterate(d)
+            depths.append(d)
+            d = engine.next_depth(deepest)
+        assert depths == expected and d == deepest + 1
+    near_end = random_endgame(random.Random(8), 11)
+    engine.begin(near_end)
+    empties = near_end.empties()
+    depths = []
+    while (d := engine.next_depth(60)) <= empties:
+        assert engine.iterate(d)
+        depths.append(d)
+    assert depths[-1] == empties and all(b - a == 2 for a, b in zip(depths[2:], depths[3:]))
+    assert engine.score == search(near_end, empties, WEIGHTS)[0]
+    with pytest.raises(ValueError):
+        engine.next_depth(61)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The midgame alpha-beta search with the pattern evaluation at the leaves, in C without
-the GIL: principal variation search (NegaScout) with iterative deepening, a transposition
-table, and move ordering by the hash move, a one-ply evaluation at the deeper nodes and
+the GIL: principal variation search (NegaScout) with iterative deepening (depths 1 and 2,
+then two plies a step with the target's parity), a transposition table, and move ordering by the hash move, a one-ply evaluation at the deeper nodes and
 mobility (the opponent's replies, corners, potential mobility) at the shallow ones; with
 ``probcut``, Multi-ProbCut (Buro 1997) prunes the null-window nodes.
 
@@ -481,19 +481,36 @@ cdef struct Iteration:
     double finished           # cy_monotonic() when it finished
 
 
+cdef inline int _next_depth(int done, int deepest) noexcept nogil:
+    """The depth of the iteration after one of depth ``done`` (0: none yet) on the way
+    to ``deepest``: 1 and 2, then two plies a step with the parity of ``deepest`` (as
+    Edax deepens), so that each iteration's aspiration window is centred on a score of
+    the same parity (the evaluation swings with the side that moved last) and the
+    iterations of the other parity, which would only order the next one, are not
+    searched; ``done + 1`` once ``deepest`` is done."""
+    cdef int d = done + 1 if done < 2 or (deepest - done) & 1 else done + 2
+    if done >= deepest:
+        return done + 1
+    return d if d < deepest else deepest
+
+
 cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, int* reached,
                  Iteration* log=NULL) noexcept nogil:
-    """Iterative deepening to ``max_depth``, or until the clock or the stop flag ends it:
-    the score and move of the deepest iteration that finished (``reached`` its depth);
-    each finished iteration ``d`` into ``log[d]`` when given."""
-    cdef int d, v, score = 0, m = PASS_MOVE
+    """Iterative deepening to ``max_depth`` (the depths of :func:`_next_depth`), or
+    until the clock or the stop flag ends it: the score and move of the deepest iteration
+    that finished (``reached`` its depth); each finished iteration ``d`` into ``log[d]``
+    when given."""
+    cdef int d = 0, v, score = 0, m = PASS_MOVE
     cdef double deadline = c.deadline
     cdef const int* stop = c.stop
     reached[0] = 0
     move[0] = PASS_MOVE
     if max_depth == 0:
         return _leaves(c, P, O, -INF, INF, 0)
-    for d in range(1, max_depth + 1):
+    while True:
+        d = _next_depth(d, max_depth)
+        if d > max_depth:
+            break
         # Depth 1 always finishes (microseconds): a result always has a move.
         if d == 1:
             c.deadline = 0.0
@@ -752,8 +769,12 @@ def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_
         pv = _principal_variation(&c, P, O, move, reached) if reached else []
     finally:
         _close(&c)
-    iterations = [(i, log[i].score / <double>EVAL_SCALE, log[i].move, log[i].nodes,
-                   log[i].finished - start) for i in range(1, reached + 1)]
+    iterations = []
+    i = _next_depth(0, d)
+    while i <= reached:
+        iterations.append((i, log[i].score / <double>EVAL_SCALE, log[i].move, log[i].nodes,
+                           log[i].finished - start))
+        i = _next_depth(i, d)
     return {"depth": reached, "score": score / <double>EVAL_SCALE, "move": move, "pv": pv,
             "nodes": c.nodes, "elapsed": cy_monotonic() - start, "iterations": iterations,
             "probability": probcut_probability(probcut)}
@@ -809,7 +830,8 @@ cdef struct Helper:
 
 
 cdef void _help(void* arg) noexcept nogil:
-    """A helper's work: iterative deepening of the root from its depth, until its stop."""
+    """A helper's work: iterative deepening of the root from its depth, until its stop
+    (two plies a step, as the main search deepens: :func:`_next_depth`)."""
     cdef Helper* h = <Helper*>arg
     cdef int d = h.depth, m = PASS_MOVE, v
     while d <= MAX_DEPTH:
@@ -817,7 +839,7 @@ cdef void _help(void* arg) noexcept nogil:
         if h.c.aborted:
             break
         h.guess = v
-        d += 1
+        d += 2
 
 
 cdef class MidgameSearch:
@@ -943,6 +965,14 @@ cdef class MidgameSearch:
         self.depth, self.score, self.move = d, v / <double>EVAL_SCALE, m
         self.improved = 0
         return True
+
+    def next_depth(self, deepest):
+        """The depth of the iteration to search after the deepest finished one, on the
+        way to ``deepest`` or the root's empties, whichever is fewer: 1 and 2, then two
+        plies a step with that depth's parity; one more than it once it is done."""
+        cdef int d = _check_depth(deepest)
+        cdef int empties = 64 - count(self.P | self.O)
+        return _next_depth(self.depth, d if d < empties else empties)
 
     def principal_variation(self):
         """The moves of the deepest finished iteration's line, from the table."""
