@@ -98,6 +98,19 @@ def test_every_page_is_in_the_table_of_contents():
     assert not sorted(str(p) for p in pages - named)
 
 
+def test_every_match_row_has_the_headers_fields():
+    """A comma left unquoted in a description shifts a row of the strength table and
+    plot; the Sphinx build (an optional extra) would say so, this always does."""
+    import csv
+    with (ROOT / "docs/results/data/matches.csv").open(encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    bad = [n for n, row in enumerate(rows, 1) if len(row) != len(rows[0])]
+    assert not bad, f"matches.csv lines {bad} do not have the {len(rows[0])} fields"
+    for row in rows[1:]:
+        games, wins, draws, losses = (int(row[i]) for i in (3, 4, 5, 6))
+        assert wins + draws + losses == games and float(row[8]) > 0, row
+
+
 @pytest.mark.skipif(not (ROOT / "docs" / "conf.py").exists(), reason="needs the docs/ folder")
 @pytest.mark.skipif(importlib.util.find_spec("sphinx") is None,
                     reason="the docs extra is not installed (pip install '.[docs]')")

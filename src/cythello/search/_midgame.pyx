@@ -50,7 +50,8 @@ cdef enum:
     TABLE_BITS = 16           # 2 ** 16 buckets of 2 entries: 4 MB a search
     MIN_TABLE_BITS = 10
     MAX_TABLE_BITS = 24       # 1 GB: a player's table for long analyses
-    ORDER_BY_EVAL = 6         # at this depth and deeper, moves are ordered by evaluation
+    ORDER_BY_EVAL = 4         # at this depth and deeper, moves are ordered by evaluation
+                              # (measured: docs, "the alpha-beta search")
     MOBILITY_WEIGHT = 128       # and by the opponent's replies, at this much each
     ASPIRATION = 2 * EVAL_SCALE
     CHECK_EVERY = 4096        # nodes between looks at the clock and the stop flag
@@ -740,7 +741,8 @@ def reference_search(Board board not None, depth, PatternWeights weights not Non
 
 def deepen(Board board not None, PatternWeights weights not None, max_depth=MAX_DEPTH,
            seconds=None, probcut=None):
-    """Iterative deepening until ``max_depth`` or ``seconds``: a dict of the deepest
+    """Iterative deepening (depths 1 and 2, then two plies a step with the parity of
+    ``max_depth``) until ``max_depth`` or ``seconds``: a dict of the deepest
     iteration that finished (``depth``; its ``score`` in discs, ``move`` and principal
     variation ``pv``), the ``nodes`` searched in all, the ``elapsed`` seconds,
     ``iterations``, one ``(depth, score, move, nodes, seconds)`` for each iteration that
