@@ -1,9 +1,10 @@
 # cython: language_level=3
 """The midgame alpha-beta search with the pattern evaluation at the leaves, in C without
 the GIL: principal variation search (NegaScout) with iterative deepening (depths 1 and 2,
-then two plies a step with the target's parity), a transposition table, and move ordering by the hash move, a one-ply evaluation at the deeper nodes and
-mobility (the opponent's replies, corners, potential mobility) at the shallow ones; with
-``probcut``, Multi-ProbCut (Buro 1997) prunes the null-window nodes.
+then two plies a step with the target's parity), a transposition table, and move ordering
+by the hash move, a one-ply evaluation at the deeper nodes and mobility (the opponent's
+replies, corners, potential mobility) at the shallow ones; with ``probcut``,
+Multi-ProbCut (Buro 1997) prunes the null-window nodes.
 
 Full width (the default), its score at depth d is the plain depth-d minimax of the
 evaluation (the table's bounds are used only at the depth that produced them), so training
