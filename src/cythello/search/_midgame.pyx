@@ -490,10 +490,9 @@ cdef inline int _next_depth(int done, int deepest) noexcept nogil:
     the same parity (the evaluation swings with the side that moved last) and the
     iterations of the other parity, which would only order the next one, are not
     searched; ``done + 1`` once ``deepest`` is done."""
-    cdef int d = done + 1 if done < 2 or (deepest - done) & 1 else done + 2
-    if done >= deepest:
+    if done >= deepest or done < 2 or (deepest - done) & 1:
         return done + 1
-    return d if d < deepest else deepest
+    return done + 2           # even distance left: deepest itself or short of it
 
 
 cdef int _deepen(Context* c, uint64_t P, uint64_t O, int max_depth, int* move, int* reached,

@@ -135,7 +135,6 @@ class AlphaBetaSearch:
         self.keep = False          # whether the table holds pondering's work to reuse
         self._stop = False
         self._depth = 0            # the deepest iteration to run
-        self._next = 1             # the next iteration's depth
         self._last = 0.0           # seconds the last iteration took
         self._nodes: Optional[int] = None
         self._empties = 0
@@ -174,7 +173,7 @@ class AlphaBetaSearch:
         self.keep = False
         assert budget.depth is not None
         self._depth = min(budget.depth, MAX_ALPHABETA_DEPTH)
-        self._next, self._last = 1, 0.0
+        self._last = 0.0
         self._nodes = budget.iterations
         self._empties = board.empties()
         self._banked = budget.banked
@@ -182,7 +181,8 @@ class AlphaBetaSearch:
     def grow(self, until: Optional[float], deadline: Optional[float]) -> Optional[StopReason]:
         """The next depth's iteration (an iteration is not paused: ``until`` is not
         used), or why the search ends."""
-        search, d = self.search, self._next
+        search = self.search
+        d = search.next_depth(self._depth)
         if d > self._depth or d > self._empties:
             return StopReason.SOLVED if d > self._empties else StopReason.DEPTH
         now = time.monotonic()
@@ -203,7 +203,6 @@ class AlphaBetaSearch:
                 return StopReason.STOPPED
             return StopReason.TIME if deadline is not None and time.monotonic() >= deadline \
                 else StopReason.ITERATIONS
-        self._next = search.next_depth(self._depth)
         return None
 
     def unsettled(self) -> bool:
