@@ -29,6 +29,15 @@ difference over each pair of games with its 95% interval, a finer measure than t
 result when the two players differ in a few moves of each game:
 
     python3 benchmarks/strength.py --games 100 --time 0.25 --from-empties 34 --pair "puct:time=0.25,alphabeta_empties=34" "puct:time=0.25"
+
+A player limited by simulations plays the same game from the same position: from the
+start, only the book's draws make games differ, and a match of hundreds of games may hold
+a dozen distinct ones (``--from-start`` says how many it had).  ``--from-book LO-HI``
+judges a book on many lines instead: each pair of games starts from a distinct position
+(up to symmetry) of the book with LO to HI discs played, reached by its moves, drawn by
+``--seed``, so the book's side plays on in its book and the other side searches:
+
+    python3 benchmarks/strength.py --games 200 --from-book 6-10 --pair "puct:iterations=8000,endgame_empties=18,book=default,book_variety=1" hard
 """
 import argparse
 import math
@@ -37,6 +46,7 @@ import sys
 import time
 
 import cythello as cy
+from cythello.book.store import default_book, load_book
 from cythello.match import random_openings, run_match
 from cythello.players import level_player, make_player
 from cythello.search.clock import parse_clock
@@ -149,6 +159,19 @@ def positions_at(count, empties, seed):
     raise SystemExit(f"--from-empties {empties}: only {len(out)} positions of {count} found")
 
 
+def book_openings(count, plies, seed, book):
+    """``count`` of the book's positions ``plies[0]`` to ``plies[1]`` moves in, distinct up
+    to symmetry (``Book.positions``), drawn by ``seed``."""
+    import random
+    found = book.positions(*plies)
+    if len(found) < count:
+        raise SystemExit(f"--from-book {plies[0]}-{plies[1]}: the book holds {len(found)} "
+                         f"positions there, not the {count} the games need")
+    print(f"openings: {count} of the book's {len(found)} positions {plies[0]} to {plies[1]} "
+          f"moves from the start", flush=True)
+    return random.Random(seed).sample(found, count)
+
+
 def paired_discs(result):
     """The first player's disc difference averaged over each pair of games (one start,
     both colours), and the 95% interval of its mean."""
@@ -199,9 +222,12 @@ def book_moves(result, book_player):
 
 
 def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
-           from_start=False, batching=None, from_empties=None):
+           from_start=False, batching=None, from_empties=None, from_book=None):
     if from_start:
         openings = None
+    elif from_book is not None:
+        book = getattr(make_player(first, None), "book", None) or default_book()
+        openings = book_openings(games // 2, from_book, seed, load_book(book))
     elif from_empties is not None:
         openings = positions_at(games // 2 + 1, from_empties, seed)
     else:
@@ -223,12 +249,15 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
         first += " (pondering)"
     if from_empties is not None:
         per_move += f", from {from_empties} empties"
+    if from_start:
+        distinct = len({tuple(g.move_stack) for g in result.games})
+        per_move += f", from the start ({distinct} distinct games)"
     print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
           f"{discs:+.2f} ± {margin:.2f}  ({time.perf_counter() - start:.0f} s)", flush=True)
-    from_book = book_moves(result, one)
-    if from_book is not None:
-        print(f"  {first}: {from_book[0]:.1f} moves a game from its book, {from_book[1]:.3f} s "
-              f"a game for them; its searched moves took {from_book[2]:.2f} s each",
+    in_book = book_moves(result, one)
+    if in_book is not None:
+        print(f"  {first}: {in_book[0]:.1f} moves a game from its book, {in_book[1]:.3f} s "
+              f"a game for them; its searched moves took {in_book[2]:.2f} s each",
               flush=True)
     return result
 
@@ -253,6 +282,9 @@ def main() -> int:
     ap.add_argument("--from-empties", type=int, metavar="M",
                     help="every pair of games from a position with M empties (played on "
                          "from a random opening by the hard level)")
+    ap.add_argument("--from-book", metavar="LO-HI",
+                    help="every pair of games from a distinct position of the first "
+                         "player's book (or the shipped one) LO to HI plies in, e.g. 6-10")
     ap.add_argument("--batching", metavar="HOT,FLUSH,OWN",
                     help="the first player's shared-tree batching: hot nodes from HOT "
                          "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
@@ -263,6 +295,16 @@ def main() -> int:
     args = ap.parse_args()
     if args.from_empties is not None and (args.from_start or not 1 <= args.from_empties <= 59):
         ap.error("--from-empties: 1 to 59 empties, not with --from-start")
+    from_book = None
+    if args.from_book:
+        try:
+            from_book = tuple(int(v) for v in args.from_book.split("-"))
+        except ValueError:
+            from_book = ()
+        if len(from_book) != 2 or not 1 <= from_book[0] <= from_book[1] <= 59:
+            ap.error("--from-book: LO-HI plies, 1 <= LO <= HI <= 59, e.g. 6-10")
+        if args.from_start or args.from_empties is not None:
+            ap.error("--from-book: not with --from-start or --from-empties")
     batching = None
     if args.batching:
         if args.workers != 1 or args.ponder:
@@ -275,7 +317,7 @@ def main() -> int:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
                clock=args.clock, ponder=args.ponder, from_start=args.from_start,
-               batching=batching, from_empties=args.from_empties)
+               batching=batching, from_empties=args.from_empties, from_book=from_book)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):

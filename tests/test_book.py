@@ -209,6 +209,27 @@ def test_choose_is_legal_reproducible_and_varied(tiny):
     assert book.choose(Board.from_transcript("f5d6c3d3c4f4f6f3e6e7"), 1.0) is None
 
 
+def test_positions_are_every_book_position_once_each_reached_by_book_moves(tiny):
+    _, book = tiny
+    everything = book.positions(0, 60)
+    keys = [canonical(*board.position())[:2] for board in everything]
+    assert len(set(keys)) == len(keys) == len(book)     # each record once, up to symmetry
+    for board in everything:
+        replay = Board()
+        for move in board.move_stack:                   # a line of book moves to it
+            assert any(m.move == move and m.in_book for m in book.moves(replay))
+            replay.push(move)
+        assert replay == board
+    some = book.positions(2, 4)
+    assert some and all(2 <= len(b.move_stack) <= 4 for b in some)
+    assert some == [b for b in everything if 2 <= len(b.move_stack) <= 4]
+    assert [len(b.move_stack) for b in some] == sorted(len(b.move_stack) for b in some)
+    assert book.positions(0, 0) == [Board()] and book.positions(7, 9) == []
+    for bad in ((3, 2), (-1, 4), (1.5, 4)):
+        with pytest.raises(ValueError, match="book positions"):
+            book.positions(*bad)
+
+
 # -- building ---------------------------------------------------------------------------------
 
 def test_build_is_the_same_with_one_and_two_workers(tiny, tmp_path):

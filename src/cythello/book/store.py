@@ -56,7 +56,7 @@ class BookEntry(NamedTuple):
 
 class Book:
     """An opening book: ``book.moves(board)``, ``book.choose(board, variety, rng)``,
-    ``board in book``, ``book.entry(board)``.  Load one with :meth:`load` or
+    ``board in book``, ``book.entry(board)``, ``book.positions(first, last)``.  Load one with :meth:`load` or
     :func:`default_book`; :mod:`cythello.book.build` learns them."""
 
     def __init__(self, records: np.ndarray, header: Optional[Dict[str, Any]] = None,
@@ -159,6 +159,36 @@ class Book:
         often); ties (variety 0) are drawn evenly.  ``rng`` makes the draw reproducible."""
         moves = self.moves(board)
         return draw_book_move(moves, variety, rng) if moves else None
+
+    def positions(self, first: int, last: int) -> List[Board]:
+        """The book's positions ``first`` to ``last`` moves from the start that its moves
+        reach (moves whose positions are in the book), one board for each up to symmetry,
+        nearest the start first; each board's move stack is one line of book moves to it.
+        Finished games are left out.  For matches that judge a book on many of its lines
+        (``benchmarks/strength.py --from-book``)."""
+        if not (isinstance(first, int) and isinstance(last, int) and 0 <= first <= last):
+            raise ValueError(f"book positions: moves from the start first <= last, both "
+                             f"0 or more, not {first!r} to {last!r}")
+        start = Board()
+        root = self._find(start)[0]
+        seen, out = {root}, []
+        level = [start] if root >= 0 else []
+        for ply in range(last + 1):
+            if ply >= first:
+                out.extend(board for board in level if not board.is_game_over())
+            after = []
+            for board in level if ply < last else ():
+                for known in self.moves(board):
+                    if not known.in_book:
+                        continue
+                    child = board.copy()
+                    child.push(known.move)
+                    index = self._find(child)[0]
+                    if index not in seen:
+                        seen.add(index)
+                        after.append(child)
+            level = after
+        return out
 
     def stats(self) -> Dict[str, Any]:
         """Size and shape: positions, bytes, positions per ply, leaves, the header."""
