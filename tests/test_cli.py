@@ -200,8 +200,9 @@ def test_play_against_puct_with_pondering_and_a_clock():
     # The PUCT player through the same game loop: moves, a hint, an undo (a new game for
     # the player), pondering on the human's time and a clock, on two threads.
     script = "\n".join(["d3", "hint", "e6", "undo", "c6", "quit"]) + "\n"
+    # No book (medium's, the default preset's): every reply is a search.
     out = run_cli(["play", "--search", "puct", "--iterations", "300", "--seed", "2",
-                   "--ponder", "--clock", "0:30", "--threads", "2"], script)
+                   "--book", "none", "--ponder", "--clock", "0:30", "--threads", "2"], script)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("cythello plays") == 3 and "hint:" in out.stdout
     assert "discs from it)" in out.stdout.split("hint:", 1)[1].splitlines()[0]   # PUCT: from its win rate

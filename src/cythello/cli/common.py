@@ -70,7 +70,8 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
     p.add_argument("--book", metavar="FILE", help="opening book: 'default' (the shipped "
                    "book), a book file, or 'none' (default: the preset's)")
     p.add_argument("--book-variety", type=float, metavar="DISCS",
-                   help="play book moves within this many discs of the best (default: 0)")
+                   help="play book moves within this many discs of the best (default: "
+                        "the preset's, else 0)")
 
 
 def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
