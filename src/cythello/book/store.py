@@ -171,7 +171,8 @@ class Book:
                              f"0 or more, not {first!r} to {last!r}")
         start = Board()
         root = self._find(start)[0]
-        seen, out = {root}, []
+        seen = {root}
+        out: List[Board] = []
         level = [start] if root >= 0 else []
         for ply in range(last + 1):
             if ply >= first:
