@@ -44,9 +44,21 @@ class _Node:
         self.visits, self.value = 0, 0.0          # value: for the player who moved here
         self.children = None
         self.terminal = None
+        self.minimax = None                       # implicit minimax, in 127ths as in C
 
 
-def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.0):
+def _units(value):
+    """A value in 127ths, as the C tree keeps it (clipped to [-1, 1], rounded to even)."""
+    return int(np.rint(min(1.0, max(-1.0, float(value))) * 127))
+
+
+def _negamax(node, own):
+    valued = [c.minimax for c in node.children or () if c.minimax is not None]
+    return -max(valued) if valued else own
+
+
+def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.0,
+                      minimax_weight=0.0):
     root = _Node(None, 1.0)
     for _ in range(simulations):
         node, b, path = root, board.copy(), [root]
@@ -59,6 +71,8 @@ def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.
             best, best_score = None, -math.inf
             for child in node.children:
                 q = child.value / child.visits if child.visits else fpu
+                if child.visits and minimax_weight and child.minimax is not None:
+                    q += minimax_weight * (child.minimax / 127 - q)
                 score = q + weight * child.prior * math.sqrt(parent_n) / (1 + child.visits)
                 if score > best_score:
                     best, best_score = child, score
@@ -68,6 +82,7 @@ def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.
         if b.is_game_over():
             diff = b.outcome().score * (1 if b.turn == 1 else -1)   # for the mover into it
             value = float(np.sign(diff))
+            own = _units(value)
         else:
             logits, values = evaluator(b.planes()[None], None)
             legal = sorted(b.legal_moves)
@@ -76,6 +91,12 @@ def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.
             p = (p / p.sum()).astype(np.float32)
             node.children = [_Node(m, float(q)) for m, q in zip(legal, p)]
             value = -float(np.float32(values[0]))
+            own = _units(value)
+            if legal == [cy.PASS]:                # a pass is valued by the leaf's value
+                node.children[0].minimax = _units(np.float32(values[0]))
+        if minimax_weight:          # the leaf's value, then its negamax up the path
+            for n in reversed(path):
+                n.minimax = _negamax(n, own if n is path[-1] else n.minimax)
         for n in reversed(path):
             n.visits += 1
             n.value += value
@@ -83,18 +104,55 @@ def _reference_visits(board, evaluator, simulations, c_puct=1.25, c_puct_base=0.
     return {c.move: c.visits for c in root.children}
 
 
-@pytest.mark.parametrize("c_puct_base", [0.0, 20.0])
+@pytest.mark.parametrize("c_puct_base, minimax_weight", [(0.0, 0.0), (20.0, 0.0),
+                                                         (0.0, 0.6)])
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("evaluator", [uniform_evaluator, disc_lead])
-def test_visits_equal_the_reference(seed, evaluator, c_puct_base):
+def test_visits_equal_the_reference(seed, evaluator, c_puct_base, minimax_weight):
     board = _random_board(seed, 8 + 8 * seed)        # openings to endgames (passes, ends)
     if board.is_game_over():
         pytest.skip("the random game ended")
     player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False,
-                           c_puct_base=c_puct_base)
+                           c_puct_base=c_puct_base, minimax_weight=minimax_weight)
     result = player.search(board)
     got = {m.move: m.visits for m in result.moves}
-    assert got == _reference_visits(board, evaluator, 300, c_puct_base=c_puct_base)
+    assert got == _reference_visits(board, evaluator, 300, c_puct_base=c_puct_base,
+                                    minimax_weight=minimax_weight)
+    assert player._forest.check_tree(0) == []
+
+
+def test_implicit_minimax_values_children_by_the_pattern_evaluation():
+    """With the pattern evaluator in C every child is valued when its parent is
+    expanded: an unvisited root child by the evaluation after its move (the negated
+    value of the position it reaches), a searched one by the negamax below it (checked
+    node by node by check_tree); the blend changes the search, and without a weight no
+    node is valued."""
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7d7c5b6")
+    static = PatternEvaluator(search_depth=0)
+    found = {}
+    for threads in (1, 2):
+        player = cy.PUCTPlayer(PatternEvaluator(search_depth=1), iterations=2000,
+                               minimax_weight=0.7, threads=threads)
+        result = player.search(board)
+        forest = player._forest
+        assert forest.check_tree(0, minimax=threads == 1) == []
+        moves, visits, _, _ = forest.root_children(0)
+        minimax = forest.root_minimax(0)
+        assert np.all(np.abs(minimax) <= 1)
+        for move, n, value in zip(moves, visits, minimax):
+            after = board.copy()
+            after.push(int(move))
+            if n == 0:
+                # In 127ths: within half of one.
+                assert value == pytest.approx(-static(after.planes()[None])[1][0],
+                                              abs=0.5 / 127 + 1e-6)
+        found[threads] = [(m.move, m.visits) for m in result.moves]
+    plain = cy.PUCTPlayer(PatternEvaluator(search_depth=1), iterations=2000)
+    result = plain.search(board)
+    assert np.isnan(plain._forest.root_minimax(0)).all()
+    assert [(m.move, m.visits) for m in result.moves] != found[1]
+    with pytest.raises(SettingsError, match="minimax_weight"):
+        PUCTSettings(minimax_weight=1.5)
 
 
 def test_the_growing_prior_weight_spreads_the_visits():

@@ -25,7 +25,7 @@ perspective flips at every ply.  An unvisited child's value (first-play urgency)
 parent's mean for the side to move minus ``fpu_reduction`` (``FPU_PARENT``), a draw or a
 loss.
 """
-from libc.math cimport sqrt, exp, log, isfinite, INFINITY
+from libc.math cimport sqrt, exp, log, lrint, tanh, isfinite, INFINITY
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -48,10 +48,14 @@ from cythello.errors import SettingsError
 
 cdef enum:
     EXPANDED = 1          # children allocated and given priors
-    TERMINAL = 2          # the game is over here (``outcome`` holds its result)
+    TERMINAL = 2          # the game is over here (``minimax`` holds its result)
     PENDING = 4           # a leaf waiting for its evaluation (in the current batch)
     EXTRA_VISITS = 8      # visits its children do not account for: a leaf revisited in a
                           # full tree, or a node whose children a recycling took
+    VALUED = 16           # ``minimax`` holds a value (see "implicit minimax" below)
+
+cdef enum:
+    UNIT = 127            # ``minimax`` counts in 127ths: a result of +1 is 127
 
 cdef enum:
     MAX_PATH = 128        # 60 placements and their passes: a path is never longer
@@ -82,7 +86,10 @@ cdef struct PNode:
     uint8_t move          # 0-63 or PASS_MOVE
     uint8_t num_children
     uint8_t flags
-    int8_t outcome        # TERMINAL: +1, 0, -1 for the player whose move led here
+    int8_t minimax        # for the player whose move led here, in UNITs: TERMINAL: the
+                          # result (+UNIT, 0, -UNIT); else VALUED: the evaluations' negamax
+                          # below here (a byte keeps the node at 24 bytes; a UNIT is 1/127
+                          # of a result, finer than the evaluation's noise)
 
 
 cdef struct PTree:
@@ -102,6 +109,7 @@ cdef struct Params:       # the search settings the tree work reads
     double c_puct_base    # > 0: the prior's weight grows with the visits (AlphaZero's)
     double fpu_reduction
     double virtual_loss
+    double minimax_weight # > 0: a child's mean is blended with its minimax value
     int fpu
 
 
@@ -115,6 +123,7 @@ cdef struct Shared:       # one tree searched by several threads (run_shared)
     int64_t budget        # descents to start at most (collisions use them up too)
     double seconds        # the time limit (0: none), from ``started``
     double started
+    double value_per_logit
     bint stop_when_full
     char _line1[64]
     int64_t claimed       # descents claimed, CLAIM at a time
@@ -183,7 +192,7 @@ cdef void _clear_node(PNode* node, uint8_t move, float prior) noexcept nogil:
     node.move = move
     node.num_children = 0
     node.flags = 0
-    node.outcome = 0
+    node.minimax = 0
 
 
 cdef class PuctForest:
@@ -210,7 +219,7 @@ cdef class PuctForest:
 
     def __cinit__(self, int n, int max_batch, uint32_t max_nodes, double c_puct,
                   str fpu, double fpu_reduction, double virtual_loss,
-                  double c_puct_base=0.0):
+                  double c_puct_base=0.0, double minimax_weight=0.0):
         if n < 1 or max_batch < 1 or max_nodes < 2:
             raise SettingsError("a forest needs a tree, a batch and two nodes")
         self.trees = <PTree*>malloc(n * sizeof(PTree))
@@ -233,6 +242,7 @@ cdef class PuctForest:
         self.params.fpu = FPU_MODES[fpu]
         self.params.fpu_reduction = fpu_reduction
         self.params.virtual_loss = virtual_loss
+        self.params.minimax_weight = minimax_weight
         self.planes = np.zeros((max_batch, 2, 8, 8), dtype=np.float32)
         self.legal = np.zeros((max_batch, 65), dtype=np.bool_)
         self._planes = self.planes
@@ -370,7 +380,7 @@ cdef class PuctForest:
                     answer_position(&answer, self.leaves[k].P, self.leaves[k].O,
                                     &self._logits[k * 65], &self._values[k])
                 self.pending = leaves
-                self._submit(self._logits, self._values)
+                self._submit(self._logits, self._values, answer.prior_unit / answer.value_unit)
                 total_leaves += leaves
                 total_resolved += resolved
         return total_leaves, total_resolved
@@ -405,6 +415,7 @@ cdef class PuctForest:
         sh.tree = t
         sh.params = &self.params
         sh.answer = evaluator.answer()
+        sh.value_per_logit = sh.answer.prior_unit / sh.answer.value_unit
         sh.budget = <int64_t>min(simulations, <uint64_t>0x7FFFFFFFFFFFFFFF)
         sh.claimed = 0
         sh.seconds = seconds if seconds > 0 else 0.0
@@ -479,18 +490,25 @@ cdef class PuctForest:
             raise ValueError(f"submit expects {self.pending} x 65 logits and {self.pending} "
                              "values")
         with nogil:
-            self._submit(&lg[0, 0] if self.pending else NULL, &v[0] if self.pending else NULL)
+            self._submit(&lg[0, 0] if self.pending else NULL, &v[0] if self.pending else NULL,
+                         0.0)
 
-    cdef void _submit(self, const float* logits, const float* values) noexcept nogil:
+    cdef void _submit(self, const float* logits, const float* values,
+                      double value_per_logit) noexcept nogil:
         """Expand the waiting leaves with their rows of ``logits`` (65 a leaf) and back up
-        ``values``."""
+        ``values``; ``value_per_logit`` > 0: the logits are the moves' values in these
+        units (the shipped pattern evaluator's), which implicit minimax takes."""
         cdef int k
+        cdef Leaf* leaf
         for k in range(self.pending):
-            _expand(&self.trees[self.leaves[k].tree], &self.params, &self.leaves[k],
-                    &logits[k * 65])
-            _backup(&self.trees[self.leaves[k].tree], self.leaves[k].path,
-                    self.leaves[k].depth, -values[k], self.params.virtual_loss, False)
-            self.trees[self.leaves[k].tree].sims += 1
+            leaf = &self.leaves[k]
+            _expand(&self.trees[leaf.tree], &self.params, leaf, &logits[k * 65],
+                    values[k], value_per_logit)
+            _backup(&self.trees[leaf.tree], leaf.path, leaf.depth, -values[k],
+                    self.params.virtual_loss, False)
+            if self.params.minimax_weight > 0:
+                _minimax_up(&self.trees[leaf.tree], leaf.path, leaf.depth, _units(-values[k]))
+            self.trees[leaf.tree].sims += 1
         self.pending = 0
 
     def cancel(self):
@@ -555,6 +573,20 @@ cdef class PuctForest:
             priors[j] = child.prior
         return moves, visits, values, priors
 
+    def root_minimax(self, i):
+        """Tree ``i``'s root children's implicit minimax values (for the side to move at
+        the root, in child order; NaN where a child has none), with ``minimax_weight``."""
+        self._check_tree(i)
+        cdef PNode* root = &self.trees[i].nodes[0]
+        cdef int k = root.num_children if root.flags & EXPANDED else 0, j
+        out = np.full(k, np.nan)
+        cdef PNode* child
+        for j in range(k):
+            child = &self.trees[i].nodes[root.first_child + j]
+            if child.flags & VALUED:
+                out[j] = child.minimax / <double>UNIT
+        return out
+
     def principal_variation(self, int i, int limit=60):
         """The most visited line from tree ``i``'s root (moves)."""
         self._check_tree(i)
@@ -573,11 +605,13 @@ cdef class PuctForest:
             n = best
         return line
 
-    def check_tree(self, int i):
+    def check_tree(self, int i, bint minimax=True):
         """Walk tree ``i`` and return its invariants' breaches (for tests): every expanded
         node has 1 + its children's visits (no leaf waiting; more when it was
         revisited as a leaf of a full tree or a recycling took its children), priors sum to 1, means lie in
-        [-1, 1]."""
+        [-1, 1]; with implicit minimax (and ``minimax``: not after threads, whose
+        unlocked writes may leave a node a backup behind), an expanded node with valued
+        children holds their negamax."""
         self._check_tree(i)
         cdef PTree* t = &self.trees[i]
         problems = []
@@ -601,6 +635,10 @@ cdef class PuctForest:
                 problems.append(f"node {n}: {node.visits} visits, children {child_visits}")
             if abs(prior_sum - 1.0) > 1e-4:
                 problems.append(f"node {n}: priors sum to {prior_sum}")
+            if minimax and self.params.minimax_weight > 0 and node.flags & VALUED \
+                    and node.minimax != _negamax(t, node, node.minimax):
+                problems.append(f"node {n}: minimax {node.minimax}, its children's "
+                                f"{_negamax(t, node, node.minimax)}")
         return problems
 
     cdef void _check_index(self, int i) except *:
@@ -647,10 +685,12 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
             return RESOLVED
         if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
             outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
-            node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
+            node.minimax = UNIT if outcome > 0 else -UNIT if outcome < 0 else 0
             node.flags |= TERMINAL
     if node.flags & TERMINAL:
-        _backup(t, leaf.path, depth, node.outcome, 0.0, True)
+        _backup(t, leaf.path, depth, node.minimax / <double>UNIT, 0.0, True)
+        if params.minimax_weight > 0:
+            _minimax_up(t, leaf.path, depth, node.minimax)
         t.sims += 1
         return RESOLVED
     node.flags |= PENDING
@@ -692,7 +732,7 @@ cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
     else:           # the parent's mean for its side to move: node.value is the opponent's
         fpu = (-value / visits if visits else 0.0) - params.fpu_reduction
     cdef uint32_t c, best = node.first_child
-    cdef double score, best_score = -1e300
+    cdef double score, best_score = -1e300, q
     cdef const PNode* child
     for c in range(node.first_child, node.first_child + node.num_children):
         child = &t.nodes[c]
@@ -704,7 +744,10 @@ cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
                 child_visits += e.visits
                 child_value += e.reward
         if child_visits:
-            score = child_value / child_visits + u * child.prior / (1 + child_visits)
+            q = child_value / child_visits
+            if params.minimax_weight > 0 and child.flags & VALUED:
+                q += params.minimax_weight * (child.minimax / <double>UNIT - q)
+            score = q + u * child.prior / (1 + child_visits)
         else:
             score = fpu + u * child.prior
         if score > best_score:
@@ -713,10 +756,10 @@ cdef uint32_t _select(const PTree* t, const Params* params, uint32_t n,
     return best
 
 
-cdef void _expand(PTree* t, const Params* params, Leaf* leaf,
-                  const float* logits) noexcept nogil:
-    """Give the waiting ``leaf`` its children, with priors from ``logits``; a full
-    tree keeps it a leaf."""
+cdef void _expand(PTree* t, const Params* params, Leaf* leaf, const float* logits,
+                  float value, double value_per_logit) noexcept nogil:
+    """Give the waiting ``leaf`` its children, with priors from ``logits`` (and values,
+    for implicit minimax: see _fill_children); a full tree keeps it a leaf."""
     cdef uint32_t n = leaf.path[leaf.depth - 1]
     t.nodes[n].flags &= ~PENDING
     cdef uint64_t moves = legal_moves(leaf.P, leaf.O)
@@ -725,21 +768,29 @@ cdef void _expand(PTree* t, const Params* params, Leaf* leaf,
         t.full = True         # the leaf keeps its value and stays a leaf
         t.nodes[n].flags |= EXTRA_VISITS
         return
-    _fill_children(t, n, first, moves, logits)
+    _fill_children(t, n, first, moves, logits,
+                   value_per_logit if params.minimax_weight > 0 else -1.0, value)
     t.nodes[n].flags |= EXPANDED
 
 
 cdef void _fill_children(const PTree* t, uint32_t n, uint32_t first, uint64_t moves,
-                         const float* logits) noexcept nogil:
+                         const float* logits, double value_per_logit,
+                         float value) noexcept nogil:
     """Write node ``n``'s children (one a legal move, or the pass) from ``first`` on,
     their priors a softmax of ``logits``, and point ``n`` at them (its EXPANDED flag is
-    the caller's: the shared search publishes it last)."""
+    the caller's: the shared search publishes it last).  For implicit minimax
+    (``value_per_logit`` >= 0) a pass is valued ``value`` (the leaf's, for its side to
+    move, who passes) and, when ``value_per_logit`` > 0, each move by its logit:
+    tanh(logit * value_per_logit), the value of the position it reaches for the mover."""
     cdef int k = count(moves) if moves else 1
     cdef double top = -INFINITY, total = 0.0, p
     cdef int sq, j = 0
     cdef uint64_t rest = moves
     if moves == 0:
         _clear_node(&t.nodes[first], PASS_MOVE, 1.0)
+        if value_per_logit >= 0:
+            t.nodes[first].minimax = _units(value)
+            t.nodes[first].flags = VALUED
     else:
         while rest:
             sq = first_square(rest)
@@ -753,6 +804,9 @@ cdef void _fill_children(const PTree* t, uint32_t n, uint32_t first, uint64_t mo
             # A -inf logit is a zero prior; all of them -inf: uniform.
             p = exp(logits[sq] - top) if isfinite(top) else 1.0
             _clear_node(&t.nodes[first + j], sq, <float>p)
+            if value_per_logit > 0 and isfinite(logits[sq]):
+                t.nodes[first + j].minimax = _units(tanh(logits[sq] * value_per_logit))
+                t.nodes[first + j].flags = VALUED
             total += p
             j += 1
         for j in range(k):
@@ -796,7 +850,9 @@ cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
         if flags & PENDING:
             return COLLIDED
         if flags & TERMINAL:
-            _add_path(t, batch, leaf.path, depth, 1, 0.0, node.outcome)
+            _add_path(t, batch, leaf.path, depth, 1, 0.0, node.minimax / <double>UNIT)
+            if sh.params.minimax_weight > 0:
+                _minimax_up(t, leaf.path, depth, node.minimax)
             return RESOLVED
         if cy_load_flag(&sh.full) and cy_atomic_load32(&node.visits):
             _add_path(t, batch, leaf.path, depth, 1, 0.0, node.value / node.visits)
@@ -804,8 +860,8 @@ cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
             return RESOLVED
         if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
             outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
-            node.outcome = 1 if outcome > 0 else -1 if outcome < 0 else 0
-            cy_atomic_or8(&node.flags, TERMINAL)      # after its outcome: see above
+            node.minimax = UNIT if outcome > 0 else -UNIT if outcome < 0 else 0
+            cy_atomic_or8(&node.flags, TERMINAL)      # after its result: see above
             continue
         flags = cy_atomic_or8(&node.flags, PENDING)
         if flags & PENDING:
@@ -821,7 +877,8 @@ cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
     return LEAF
 
 
-cdef void _expand_shared(Shared* sh, Leaf* leaf, const float* logits) noexcept nogil:
+cdef void _expand_shared(Shared* sh, Leaf* leaf, const float* logits,
+                         float value) noexcept nogil:
     """:func:`_expand` for a tree other threads search at the same time."""
     cdef const PTree* t = sh.tree
     cdef uint32_t n = leaf.path[leaf.depth - 1]
@@ -839,7 +896,8 @@ cdef void _expand_shared(Shared* sh, Leaf* leaf, const float* logits) noexcept n
             return
         if cy_atomic_cas32(&sh.size, first, first + k):
             break
-    _fill_children(t, n, first, moves, logits)
+    _fill_children(t, n, first, moves, logits,
+                   sh.value_per_logit if sh.params.minimax_weight > 0 else -1.0, value)
     cy_atomic_or8(&t.nodes[n].flags, EXPANDED)         # publishes the children
     cy_atomic_and8(&t.nodes[n].flags, <uint8_t>~PENDING)
 
@@ -920,12 +978,70 @@ cdef void _shared_worker(void* arg) noexcept nogil:
         if outcome != LEAF:
             continue        # a collision: another thread's leaf is waiting there
         answer_position(&sh.answer, leaf.P, leaf.O, logits, &value)
-        _expand_shared(sh, &leaf, logits)
+        _expand_shared(sh, &leaf, logits, value)
         _add_path(t, &batch, leaf.path, leaf.depth, 0, sh.params.virtual_loss, -value)
+        if sh.params.minimax_weight > 0:
+            _minimax_up(t, leaf.path, leaf.depth, _units(-value))
         leaves += 1
     _flush(t, &batch)
     cy_atomic_add64(&sh.leaves, leaves)
     cy_atomic_add64(&sh.resolved, resolved)
+
+
+# -- implicit minimax (Lanctot et al. 2014) ----------------------------------------------
+#
+# With ``minimax_weight`` w > 0 a node also keeps the negamax of the evaluations below it
+# (``minimax``, for the player whose move led into it): a leaf's is its evaluation, a
+# finished game's its result, an expanded node's the best of its children's, negated.
+# Its children are valued when it is expanded, from the evaluator's answer where that
+# says what each move is worth (the shipped pattern evaluator's logits are the moves'
+# evaluations; another evaluator's are a policy, and its children count once evaluated
+# themselves).  Selection blends a visited child's mean with it: (1 - w) * mean + w *
+# minimax, so a refutation found deep in a line counts at once instead of as one visit
+# among many.  Several threads write it without a lock (a byte is written whole; a value
+# another thread overwrites is written again by the next backup through the node).  Values
+# are kept in UNITs (1/127 of a result) in the node's last byte, where a finished game
+# keeps its result: the node stays 24 bytes.
+
+cdef inline int8_t _units(double value) noexcept nogil:
+    """A value in [-1, 1] (beyond: clipped) in UNITs, rounded to the nearest."""
+    if value >= 1.0:
+        return UNIT
+    if value <= -1.0:
+        return -UNIT
+    return <int8_t>lrint(value * UNIT)
+
+
+cdef int8_t _negamax(const PTree* t, const PNode* node, int8_t own) noexcept nogil:
+    """The best of ``node``'s valued children's minimax values, negated; ``own``
+    when it has none."""
+    cdef uint32_t c
+    cdef int best = -UNIT - 1
+    if cy_atomic_load8(&node.flags) & EXPANDED:
+        for c in range(node.first_child, node.first_child + node.num_children):
+            if cy_atomic_load8(&t.nodes[c].flags) & VALUED and t.nodes[c].minimax > best:
+                best = t.nodes[c].minimax
+    return <int8_t>-best if best >= -UNIT else own
+
+
+cdef void _minimax_up(const PTree* t, const uint32_t* path, uint32_t depth,
+                      int8_t own) noexcept nogil:
+    """Value the path's leaf (``own``: its evaluation or result, for the player whose
+    move led into it, unless its children are valued) and carry the change up the path,
+    to the first node it leaves unchanged."""
+    cdef int d = <int>depth - 1
+    cdef PNode* node = &t.nodes[path[d]]
+    cdef int8_t m = _negamax(t, node, own)
+    while True:
+        if cy_atomic_load8(&node.flags) & VALUED and node.minimax == m:
+            return
+        node.minimax = m
+        cy_atomic_or8(&node.flags, VALUED)
+        d -= 1
+        if d < 0:
+            return
+        node = &t.nodes[path[d]]
+        m = _negamax(t, node, node.minimax)
 
 
 cdef void _backup(PTree* t, uint32_t* path, uint32_t depth, double value, double restore,

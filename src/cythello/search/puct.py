@@ -23,7 +23,7 @@ from ..core._board import Board
 from ..errors import SettingsError
 from ..nn._pattern import PatternEvaluator
 from ..nn.contract import check_output
-from ._puct import PuctForest
+from ._puct import NODE_BYTES, PuctForest
 from .engine import Budget, Engine, TreeSearchRules, Work
 from .phases import with_alphabeta_ending
 from .results import DISC_SCALE, MoveStats, SearchResult, unsettled
@@ -84,6 +84,9 @@ class PUCTSettings(SettingsType):
     c_puct_base: float = _setting(0.0, _number(0, 1e9), "with N visits the prior's weight "
                                   "is c_puct + log((N + base + 1) / base), AlphaZero's "
                                   "growth (its base: 19652); 0: c_puct alone")
+    minimax_weight: float = _setting(0.0, _number(0, 1), "implicit minimax: a child's mean "
+                                     "is blended with the negamax of the evaluations below "
+                                     "it, (1 - w) * mean + w * minimax (0: the mean alone)")
     fpu: str = _setting("parent", _choice("parent", "draw", "loss"), "the value of an "
                         "unvisited child: its parent's mean (minus fpu_reduction), a draw "
                         "or a loss")
@@ -110,7 +113,7 @@ class PUCTSettings(SettingsType):
     alphabeta_empties: int = alphabeta_empties_setting()
     time_extension: float = time_extension_setting()
     max_nodes: Optional[int] = _setting(
-        None, _int(16, MAX_NODES), f"each tree's node cap, 24 bytes a node (default "
+        None, _int(16, MAX_NODES), f"each tree's node cap, {NODE_BYTES} bytes a node (default "
         f"{DEFAULT_MAX_NODES:,} per thread searching it)", optional=True)
     recycle: bool = _setting(True, _FLAG, "a full tree drops the children of its least "
                              "visited nodes and grows on (false: it stops growing and "
@@ -150,7 +153,8 @@ class PUCTSettings(SettingsType):
     def forest(self, games: int = 1) -> PuctForest:
         """C trees for ``games`` games with these settings."""
         return PuctForest(games, games * self.batch_size, self.nodes_per_tree, self.c_puct,
-                          self.fpu, self.fpu_reduction, self.virtual_loss, self.c_puct_base)
+                          self.fpu, self.fpu_reduction, self.virtual_loss, self.c_puct_base,
+                          self.minimax_weight)
 
 
 Evaluate = Callable[[Any, Any], Tuple[Any, Any]]
