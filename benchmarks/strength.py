@@ -34,8 +34,9 @@ A player limited by simulations plays the same game from the same position: from
 start, only the book's draws make games differ, and a match of hundreds of games may hold
 a dozen distinct ones (``--from-start`` says how many it had).  ``--from-book LO-HI``
 judges a book on many lines instead: each pair of games starts from a distinct position
-(up to symmetry) of the book with LO to HI discs played, reached by its moves, drawn by
-``--seed``, so the book's side plays on in its book and the other side searches:
+(up to symmetry) of the first player's book (or the shipped one) LO to HI moves from the
+start, reached by its moves, drawn by ``--seed``, so the book's side plays on in its book
+and the other side searches:
 
     python3 benchmarks/strength.py --games 200 --from-book 6-10 --pair "puct:iterations=8000,endgame_empties=18,book=default,book_variety=1" hard
 """
@@ -46,7 +47,7 @@ import sys
 import time
 
 import cythello as cy
-from cythello.book.store import default_book, load_book
+from cythello.book.store import default_book
 from cythello.match import random_openings, run_match
 from cythello.players import level_player, make_player
 from cythello.search.clock import parse_clock
@@ -223,17 +224,17 @@ def book_moves(result, book_player):
 
 def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
            from_start=False, batching=None, from_empties=None, from_book=None):
+    one = player(first, None if from_start else 3, move_time, clock)
     if from_start:
         openings = None
     elif from_book is not None:
-        book = getattr(make_player(first, None), "book", None) or default_book()
-        openings = book_openings(games // 2, from_book, seed, load_book(book))
+        book = getattr(getattr(one, "player", one), "book", None) or default_book()
+        openings = book_openings(games // 2, from_book, seed, book)
     elif from_empties is not None:
         openings = positions_at(games // 2 + 1, from_empties, seed)
     else:
         openings = random_openings(games // 2 + 1, plies=4, seed=seed)
     start = time.perf_counter()
-    one = player(first, None if from_start else 3, move_time, clock)
     if batching is not None:
         one = Batched(one, batching)
         first += f" (batching {','.join(map(str, batching))})"
@@ -284,7 +285,8 @@ def main() -> int:
                          "from a random opening by the hard level)")
     ap.add_argument("--from-book", metavar="LO-HI",
                     help="every pair of games from a distinct position of the first "
-                         "player's book (or the shipped one) LO to HI plies in, e.g. 6-10")
+                         "player's book (or the shipped one) LO to HI moves from the "
+                         "start, e.g. 6-10")
     ap.add_argument("--batching", metavar="HOT,FLUSH,OWN",
                     help="the first player's shared-tree batching: hot nodes from HOT "
                          "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
@@ -302,7 +304,7 @@ def main() -> int:
         except ValueError:
             from_book = ()
         if len(from_book) != 2 or not 1 <= from_book[0] <= from_book[1] <= 59:
-            ap.error("--from-book: LO-HI plies, 1 <= LO <= HI <= 59, e.g. 6-10")
+            ap.error("--from-book: LO-HI moves from the start, 1 <= LO <= HI <= 59, e.g. 6-10")
         if args.from_start or args.from_empties is not None:
             ap.error("--from-book: not with --from-start or --from-empties")
     batching = None

@@ -56,8 +56,8 @@ class BookEntry(NamedTuple):
 
 class Book:
     """An opening book: ``book.moves(board)``, ``book.choose(board, variety, rng)``,
-    ``board in book``, ``book.entry(board)``, ``book.positions(first, last)``.  Load one with :meth:`load` or
-    :func:`default_book`; :mod:`cythello.book.build` learns them."""
+    ``board in book``, ``book.entry(board)``, ``book.positions(first, last)``.  Load one
+    with :meth:`load` or :func:`default_book`; :mod:`cythello.book.build` learns them."""
 
     def __init__(self, records: np.ndarray, header: Optional[Dict[str, Any]] = None,
                  source: str = "") -> None:
@@ -177,8 +177,10 @@ class Book:
         for ply in range(last + 1):
             if ply >= first:
                 out.extend(board for board in level if not board.is_game_over())
+            if ply == last:
+                break
             after = []
-            for board in level if ply < last else ():
+            for board in level:
                 for known in self.moves(board):
                     if not known.in_book:
                         continue
