@@ -663,7 +663,6 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
     pos.P = t.P
     pos.O = t.O
     cdef uint32_t n = 0, depth = 1, d
-    cdef int outcome
     cdef PNode* node = &t.nodes[0]
     leaf.path[0] = 0
     while node.flags & EXPANDED:
@@ -684,8 +683,7 @@ cdef int _descend(PTree* t, const Params* params, Leaf* leaf) noexcept nogil:
             t.sims += 1
             return RESOLVED
         if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
-            outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
-            node.minimax = UNIT if outcome > 0 else -UNIT if outcome < 0 else 0
+            node.minimax = _result(pos.P, pos.O)
             node.flags |= TERMINAL
     if node.flags & TERMINAL:
         _backup(t, leaf.path, depth, node.minimax / <double>UNIT, 0.0, True)
@@ -835,7 +833,6 @@ cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
     pos.O = t.O
     cdef uint32_t n = 0, depth = 1
     cdef uint8_t flags
-    cdef int outcome
     cdef PNode* node = &t.nodes[0]
     leaf.path[0] = 0
     while True:
@@ -859,8 +856,7 @@ cdef int _descend_shared(Shared* sh, Batch* batch, Leaf* leaf) noexcept nogil:
             cy_atomic_or8(&node.flags, EXTRA_VISITS)
             return RESOLVED
         if legal_moves(pos.P, pos.O) == 0 and legal_moves(pos.O, pos.P) == 0:
-            outcome = -final_disc_difference(pos.P, pos.O)   # for the mover into it
-            node.minimax = UNIT if outcome > 0 else -UNIT if outcome < 0 else 0
+            node.minimax = _result(pos.P, pos.O)
             cy_atomic_or8(&node.flags, TERMINAL)      # after its result: see above
             continue
         flags = cy_atomic_or8(&node.flags, PENDING)
@@ -1002,6 +998,13 @@ cdef void _shared_worker(void* arg) noexcept nogil:
 # another thread overwrites is written again by the next backup through the node).  Values
 # are kept in UNITs (1/127 of a result) in the node's last byte, where a finished game
 # keeps its result: the node stays 24 bytes.
+
+cdef inline int8_t _result(uint64_t P, uint64_t O) noexcept nogil:
+    """A finished game's result in UNITs for the player who moved into it (``O``'s
+    player; ``P`` is to move)."""
+    cdef int diff = final_disc_difference(P, O)
+    return -UNIT if diff > 0 else UNIT if diff < 0 else 0
+
 
 cdef inline int8_t _units(double value) noexcept nogil:
     """A value in [-1, 1] (beyond: clipped) in UNITs, rounded to the nearest."""
