@@ -300,6 +300,45 @@ def test_the_searching_evaluator_answers_shallow_search_scores(depth):
         cy.make_player("puct:search_depth=x")
 
 
+@pytest.mark.parametrize("depth,prior", [(2, 0), (3, 0), (3, 1)])
+def test_a_shallower_prior_depth_searches_the_priors_shallower_and_keeps_the_value(depth,
+                                                                                  prior):
+    """With prior_depth p below search_depth - 1 each move's logit is the depth-p score
+    after it, and the value is still the depth-k minimax score (searched on its own, best
+    prior first), from memory as from a search."""
+    ev = PatternEvaluator(search_depth=depth, prior_depth=prior, cache_entries=0)
+    remembering = PatternEvaluator(search_depth=depth, prior_depth=prior, cache_entries=64)
+    for seed, plies in [(seed, plies) for seed in range(6) for plies in (10, 26, 48, 54)]:
+        board = _random_board(seed, plies)
+        if board.is_game_over():
+            continue
+        logits, values = ev(board.planes()[None])
+        assert values[0] == pytest.approx(math.tanh(_minimax(board, depth) / 16), abs=1e-5)
+        for move in board.legal_moves:
+            if move == cy.PASS:
+                continue
+            child = board.copy()
+            child.push(move)
+            assert logits[0, move] == pytest.approx(-_minimax(child, prior) / 4, abs=1e-4)
+        for _ in range(2):                   # the second time from memory
+            again = remembering(board.planes()[None])
+            assert np.array_equal(again[0], logits) and np.array_equal(again[1], values)
+    assert PatternEvaluator(search_depth=3).prior_depth == 2      # by default k - 1
+    assert PatternEvaluator(search_depth=0).prior_depth == 0
+    kept = pickle.loads(pickle.dumps(ev))
+    assert (kept.search_depth, kept.prior_depth) == (depth, prior)
+    assert f"prior_depth={prior}" in repr(ev)
+    player = cy.make_player(f"puct:sims=50,search_depth={depth},prior_depth={prior}")
+    assert player.evaluator.prior_depth == prior
+    for bad_depth, bad in ((2, 2), (2, -1), (1, 1), (0, 1)):
+        with pytest.raises(SettingsError, match="prior_depth"):
+            PatternEvaluator(search_depth=bad_depth, prior_depth=bad)
+    with pytest.raises(TypeError, match="prior_depth"):
+        PatternEvaluator(search_depth=2, prior_depth=0.5)
+    with pytest.raises(SettingsError, match="prior_depth"):
+        cy.make_player("puct:search_depth=2,prior_depth=x")
+
+
 def test_remembered_answers_are_the_answers_a_search_gives():
     """A searching evaluator answers a position it met before from memory: bit for bit the
     answer a search gives, however small its memory (a slot shared by many positions),

@@ -38,7 +38,7 @@ HOT = {
                      "_compact", "_gather", "_submit", "_recycle_threshold", "_rank",
                      "_descend_shared", "_expand_shared", "_add_path", "_flush",
                      "_shared_worker", "_result", "_units", "_negamax", "_minimax_up"],
-    "nn/_pattern": ["evaluate_position", "answer_position"],
+    "nn/_pattern": ["evaluate_position", "answer_position", "_searched_value"],
     "eval/_patterns_impl.pxi": ["_cut", "_eight", "_read", "_instances", "_indices", "_sum",
                                 "_evaluate", "_both_views", "_add", "_search_views",
                                 "_search"],

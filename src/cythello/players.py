@@ -70,14 +70,15 @@ def _parse_mcts(key: str, text: str) -> Any:
 _PUCT_EVALUATOR = {"evaluator": "pattern or uniform", "eval_weights": "'default' or a weights file",
                    "prior_scale": "discs, more than 0",
                    "value_scale": "discs, more than 0", "search_depth": "an integer, 0-4",
+                   "prior_depth": "an integer, 0 to search_depth - 1",
                    "cache_entries": "an integer, 0 or more"}
-_INTEGER_EVALUATOR_SETTINGS = ("search_depth", "cache_entries")
+_INTEGER_EVALUATOR_SETTINGS = ("search_depth", "prior_depth", "cache_entries")
 
 
 def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     """``puct:key=value,...``: PUCT settings, guided by the pattern evaluation
     (``evaluator=pattern``, with its ``eval_weights``, ``prior_scale``, ``value_scale``,
-    ``search_depth`` and ``cache_entries``) or by nothing (``evaluator=uniform``)."""
+    ``search_depth``, ``prior_depth`` and ``cache_entries``) or by nothing (``evaluator=uniform``)."""
     from .nn import PatternEvaluator, uniform_evaluator
     from .search.puct import PUCTPlayer, PUCTSettings
 

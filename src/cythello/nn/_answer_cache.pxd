@@ -8,7 +8,8 @@ positions more than once (how much this saves: docs, "How the engine works").
 With ``search_depth`` k >= 1 an answer costs a depth-(k-1) search after every move (about
 b**k evaluations for b moves a ply), and a lookup about one memory access.  What is kept
 is the raw material of an answer, each move's score in evaluation units (the value is the
-best of them), so the answer rebuilt from it is the one a fresh search gives, bit for bit.
+best of them, or, when the priors are searched shallower than the value, a score after
+them), so the answer rebuilt from it is the one a fresh search gives, bit for bit.
 
 One slot is 8 words: a check word, the position (two words), then up to CACHED_MOVES
 16-bit scores in the order of the moves' squares.  Threads share a memory without a lock

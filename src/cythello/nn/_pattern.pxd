@@ -17,6 +17,7 @@ cdef struct PatternAnswer:
     double value_unit         # 2 * value_scale discs, in evaluation units
     double prior_unit         # prior_scale discs, in evaluation units
     int depth                 # search_depth: 0 answers from the static evaluation
+    int prior_depth           # the depth of each move's search for its prior
     uint64_t* cache           # remembered answers (_answer_cache.pxd), or NULL
     uint64_t cache_slots
 
@@ -35,6 +36,7 @@ cdef class PatternEvaluator:
     cdef readonly double value_scale
     cdef readonly double prior_scale
     cdef readonly int search_depth
+    cdef readonly int prior_depth
     cdef readonly uint64_t cache_entries
     cdef uint64_t* _cache
 

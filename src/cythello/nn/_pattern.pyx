@@ -7,7 +7,10 @@ through Python but none of its cost.
 With ``search_depth`` k > 0 it answers from shallow alpha-beta searches instead of the
 static evaluation (an MCTS-minimax hybrid, Baier & Winands 2015): each move's prior from
 the depth-(k-1) score of the position it reaches, and the value from the best of them
-(the depth-k score), so that a tactic within k plies shows in both.  Such answers are
+(the depth-k score), so that a tactic within k plies shows in both.  With a shallower
+``prior_depth`` p < k - 1 the priors come from depth-p searches and the value from its own
+alpha-beta search, the moves tried best prior first: a depth-k value for far fewer
+evaluations than exact depth-(k-1) scores of every move cost.  Such answers are
 remembered (``_answer_cache.pxd``): a position met again by another move order is
 answered from memory, with the same answer."""
 from libc.math cimport tanh, INFINITY
@@ -56,18 +59,25 @@ cdef class PatternEvaluator:
     its matches (docs: the strength results); 0 is the static evaluation of the
     position, as the shipped weights' self-play used.
 
+    ``prior_depth`` (0 to ``search_depth`` - 1, that by default): the depth of each move's
+    search for its prior; below ``search_depth`` - 1 the value is searched on its own,
+    best prior first (see the module).
+
     ``cache_entries``: how many answers (of ``search_depth`` 2 or more) it remembers, 64
     bytes each, so that a position met again is answered without a search; 0: none.  A
     remembered answer is the one a new search would give, so this changes speed alone."""
 
     def __init__(self, weights="default", value_scale=8.0, prior_scale=4.0, search_depth=1,
-                 cache_entries=DEFAULT_CACHE_ENTRIES):
+                 cache_entries=DEFAULT_CACHE_ENTRIES, prior_depth=None):
         loaded = load_eval_weights(weights)
         if loaded is None:
             raise SettingsError("PatternEvaluator needs evaluation weights, not None")
         value_scale = check_number("value_scale", value_scale, 0, 1000, low_open=True)
         prior_scale = check_number("prior_scale", prior_scale, 0, 1000, low_open=True)
         search_depth = check_int("search_depth", search_depth, 0, MAX_SEARCH_DEPTH)
+        deepest_prior = search_depth - 1 if search_depth else 0
+        prior_depth = (deepest_prior if prior_depth is None
+                       else check_int("prior_depth", prior_depth, 0, deepest_prior))
         cache_entries = check_int("cache_entries", cache_entries, 0, MAX_CACHE_ENTRIES)
         cdef uint64_t* cache = NULL
         # Only searches of 2 plies or more are remembered: a depth-1 answer (one evaluation
@@ -84,6 +94,7 @@ cdef class PatternEvaluator:
         self.value_scale = value_scale
         self.prior_scale = prior_scale
         self.search_depth = search_depth
+        self.prior_depth = prior_depth
         self.cache_entries = cache_entries
 
     def __dealloc__(self):
@@ -96,11 +107,12 @@ cdef class PatternEvaluator:
 
     def __repr__(self):
         return (f"PatternEvaluator(value_scale={self.value_scale:g}, "
-                f"prior_scale={self.prior_scale:g}, search_depth={self.search_depth})")
+                f"prior_scale={self.prior_scale:g}, search_depth={self.search_depth}, "
+                f"prior_depth={self.prior_depth})")
 
     def __reduce__(self):
         return (PatternEvaluator, (self._weights, self.value_scale, self.prior_scale,
-                                   self.search_depth, self.cache_entries))
+                                   self.search_depth, self.cache_entries, self.prior_depth))
 
     def __call__(self, planes, legal=None):
         cdef const float[:, :, :, ::1] x = np.ascontiguousarray(planes, dtype=np.float32)
@@ -126,6 +138,7 @@ cdef class PatternEvaluator:
         e.value_unit = 2.0 * self.value_scale * EVAL_SCALE
         e.prior_unit = self.prior_scale * EVAL_SCALE
         e.depth = self.search_depth
+        e.prior_depth = self.prior_depth
         e.cache = self._cache
         e.cache_slots = self.cache_entries if self._cache != NULL else 0
         return e
@@ -142,7 +155,14 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
     cdef Position child
     cdef int sq, i, score, best = -INF
     cdef int n = count(moves)
+    # A value searched on its own (prior_depth below search_depth - 1) is remembered
+    # after the moves' scores.
+    cdef bint own_value = e.depth >= 2 and e.prior_depth < e.depth - 1
+    cdef int kept_n = n + 1 if own_value else n
     cdef int16_t kept[CACHED_MOVES]
+    cdef int squares[64]
+    cdef int scores[64]
+    cdef int order[64]
     cdef bint remember, known
     cdef unsigned long long visited = 0      # the searches' count, not reported
     for sq in range(65):
@@ -155,8 +175,8 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
             best = e.search(e.table, P, O, e.depth, -INF, INF, &visited)
         value[0] = <float>tanh(best / e.value_unit)
         return
-    remember = e.cache != NULL and n <= CACHED_MOVES
-    known = remember and find_answer(e.cache, e.cache_slots, P, O, n, kept)
+    remember = e.cache != NULL and kept_n <= CACHED_MOVES
+    known = remember and find_answer(e.cache, e.cache_slots, P, O, kept_n, kept)
     i = 0
     while moves:
         sq = first_square(moves)
@@ -169,19 +189,54 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
                 score = -e.evaluate(e.table, child.P, child.O)
             else:
                 # Each move's score exactly (a full window), so that priors rank them all.
-                score = -e.search(e.table, child.P, child.O, e.depth - 1, -INF, INF,
+                score = -e.search(e.table, child.P, child.O, e.prior_depth, -INF, INF,
                                       &visited)
             if remember:
                 if -32768 <= score <= 32767:
                     kept[i] = <int16_t>score
                 else:           # beyond 16 bits (never seen): not remembered
                     remember = False
+        squares[i] = sq
+        scores[i] = score
         i += 1
         logits[sq] = <float>(score / e.prior_unit)
         if score > best:
             best = score
+    if own_value:
+        if known:
+            best = kept[n]
+        else:
+            best = _searched_value(e, P, O, n, squares, scores, order)
+            if remember:
+                if -32768 <= best <= 32767:
+                    kept[n] = <int16_t>best
+                else:
+                    remember = False
     if remember and not known:
-        keep_answer(e.cache, e.cache_slots, P, O, n, kept)
+        keep_answer(e.cache, e.cache_slots, P, O, kept_n, kept)
     if e.depth == 0:
         best = e.evaluate(e.table, P, O)
     value[0] = <float>tanh(best / e.value_unit)
+
+
+cdef int _searched_value(const PatternAnswer* e, uint64_t P, uint64_t O, int n,
+                         const int* squares, const int* scores, int* order) noexcept nogil:
+    """The depth-``e.depth`` score of the position from its ``n`` moves (``squares``) and
+    their shallower ``scores``: an alpha-beta search at the root that tries the moves
+    best score first, so that the later ones are mostly refuted by a reply or two."""
+    cdef int i, j, k, v, best = -INF
+    cdef unsigned long long visited = 0
+    cdef Position child
+    for i in range(n):                       # insertion sort, best score first
+        k = i
+        while k > 0 and scores[order[k - 1]] < scores[i]:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = i
+    for j in range(n):
+        child = next_position(P, O, squares[order[j]])
+        # Fail-soft: a move no better than the best so far returns a bound, never above it.
+        v = -e.search(e.table, child.P, child.O, e.depth - 1, -INF, -best, &visited)
+        if v > best:
+            best = v
+    return best
