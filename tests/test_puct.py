@@ -254,6 +254,18 @@ def _minimax(board, depth):
     return best
 
 
+def _check_answer(board, logits, value, depth, prior_depth):
+    """The answer of an evaluator with prior_scale 4 and value_scale 8: the value the
+    depth-``depth`` minimax score, each move's logit the depth-``prior_depth`` one after it."""
+    assert value == pytest.approx(math.tanh(_minimax(board, depth) / 16), abs=1e-5)
+    for move in board.legal_moves:
+        if move == cy.PASS:
+            continue
+        child = board.copy()
+        child.push(move)
+        assert logits[move] == pytest.approx(-_minimax(child, prior_depth) / 4, abs=1e-4)
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_the_searching_evaluator_answers_shallow_search_scores(depth):
     """With search_depth k, the value is the depth-k minimax score of the evaluation and
@@ -269,15 +281,9 @@ def test_the_searching_evaluator_answers_shallow_search_scores(depth):
         if board.is_game_over():
             continue
         logits, values = ev(board.planes()[None])
-        assert values[0] == pytest.approx(math.tanh(_minimax(board, depth) / 16), abs=1e-5)
+        _check_answer(board, logits[0], values[0], depth, depth - 1)
         assert values[0] == pytest.approx(
             math.tanh(search(board, depth, weights)[0] / 16), abs=1e-5)
-        for move in board.legal_moves:
-            if move == cy.PASS:
-                continue
-            child = board.copy()
-            child.push(move)
-            assert logits[0, move] == pytest.approx(-_minimax(child, depth - 1) / 4, abs=1e-4)
     # A pass: the value searches on from the opponent's moves.
     must_pass = cy.Board("-O" + "X" * 62 + " O")
     assert must_pass.must_pass()
@@ -313,13 +319,7 @@ def test_a_shallower_prior_depth_searches_the_priors_shallower_and_keeps_the_val
         if board.is_game_over():
             continue
         logits, values = ev(board.planes()[None])
-        assert values[0] == pytest.approx(math.tanh(_minimax(board, depth) / 16), abs=1e-5)
-        for move in board.legal_moves:
-            if move == cy.PASS:
-                continue
-            child = board.copy()
-            child.push(move)
-            assert logits[0, move] == pytest.approx(-_minimax(child, prior) / 4, abs=1e-4)
+        _check_answer(board, logits[0], values[0], depth, prior)
         for _ in range(2):                   # the second time from memory
             again = remembering(board.planes()[None])
             assert np.array_equal(again[0], logits) and np.array_equal(again[1], values)
