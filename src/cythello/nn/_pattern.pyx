@@ -162,7 +162,6 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
     cdef int16_t kept[CACHED_MOVES]
     cdef int squares[64]
     cdef int scores[64]
-    cdef int order[64]
     cdef bint remember, known
     cdef unsigned long long visited = 0      # the searches' count, not reported
     for sq in range(65):
@@ -206,7 +205,7 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
         if known:
             best = kept[n]
         else:
-            best = _searched_value(e, P, O, n, squares, scores, order)
+            best = _searched_value(e, P, O, n, squares, scores)
             if remember:
                 if -32768 <= best <= 32767:
                     kept[n] = <int16_t>best
@@ -220,11 +219,12 @@ cdef void answer_position(const PatternAnswer* e, uint64_t P, uint64_t O, float*
 
 
 cdef int _searched_value(const PatternAnswer* e, uint64_t P, uint64_t O, int n,
-                         const int* squares, const int* scores, int* order) noexcept nogil:
+                         const int* squares, const int* scores) noexcept nogil:
     """The depth-``e.depth`` score of the position from its ``n`` moves (``squares``) and
     their shallower ``scores``: an alpha-beta search at the root that tries the moves
     best score first, so that the later ones are mostly refuted by a reply or two."""
     cdef int i, j, k, v, best = -INF
+    cdef int order[64]
     cdef unsigned long long visited = 0
     cdef Position child
     for i in range(n):                       # insertion sort, best score first
