@@ -1,6 +1,9 @@
-"""Strength in matches: colours alternate and each pair of games shares a random 4-ply
-opening, so neither side gets the easier colour of a position.  Elo with the 95% Wilson
-interval; games run on ``--workers`` processes.
+"""Strength in matches: each pair of games starts from one of the shipped balanced
+openings (8 moves in, within 2 discs of even by a depth-20 search; ``--openings random``
+for random 4-ply ones), each player black once, so neither side gets the easier colour of
+a position.  The result: Elo over the pairs (the pentanomial model) and the mean disc
+margin a game, each with its 95% interval, and how the pairs scored; ``--sprt ELO0 ELO1``
+stops the match once a sequential test decides.  Games run on ``--workers`` processes.
 
     python3 benchmarks/strength.py --games 100 --time 0.1 --pair expert,expert-0.1
     python3 benchmarks/strength.py --games 100 --time 1.0 --pair expert,expert-0.1
@@ -22,11 +25,10 @@ what time management, early stopping and time extension are judged by).  With
 seeded (an opening book's variety then draws other lines in every game); a player with an
 opening book gets a line on the moves it played from the book and the time they took.
 With ``--from-empties M`` each pair of games starts instead from a position with M empty
-squares (a random 4-ply opening played on by the hard level, seeded by ``--seed``): the
+squares (a balanced opening played on by the hard level, seeded by ``--seed``): the
 match then judges only how the two players play the rest of a game, as an endgame or a
-hand-off threshold is judged.  Every match also gives the first player's mean disc
-difference over each pair of games with its 95% interval, a finer measure than the
-result when the two players differ in a few moves of each game:
+hand-off threshold is judged.  The mean disc margin is a finer measure than the result
+when the two players differ in a few moves of each game:
 
     python3 benchmarks/strength.py --games 100 --time 0.25 --from-empties 34 --pair "puct:time=0.25,alphabeta_empties=34" "puct:time=0.25"
 
@@ -39,20 +41,29 @@ start, reached by its moves, drawn by ``--seed``, so the book's side plays on in
 and the other side searches:
 
     python3 benchmarks/strength.py --games 200 --from-book 6-10 --pair "puct:iterations=8000,endgame_empties=18,book=default,book_variety=1" hard
+
+A sequential test instead of a fixed count: up to ``--games`` games, stopping when the
+evidence decides between Elo ELO0 and ELO1 (errors at most ``--alpha``/``--beta``):
+
+    python3 benchmarks/strength.py --games 1000 --time 0.25 --sprt 0 40 --pair "puct:time=0.25,search_depth=3" expert
+
+``--csv FILE`` appends the match as a row of ``docs/results/data/matches.csv``'s form.
 """
 import argparse
-import math
-import statistics
+import csv
+import os
 import sys
 import time
 
 import cythello as cy
 from cythello.book.store import default_book
-from cythello.match import random_openings, run_match
+from cythello.match import run_match
+from cythello.openings import OPENINGS_HELP, balanced_openings, openings_for
 from cythello.players import level_player, make_player
 from cythello.search.clock import parse_clock
 from cythello.search.internals import shared_tree_tuning
 from cythello.search.presets import LEVEL_SEARCH, PRESETS
+from cythello.stats import SPRT
 
 # cythello 0.1.0's expert preset, kept here as the fixed baseline.
 OLD_EXPERT = {"iterations": 200_000, "time_limit": 5.0, "exploration": 1.0,
@@ -145,10 +156,11 @@ def player(spec, seed, move_time, clock=None):
 
 
 def positions_at(count, empties, seed):
-    """``count`` distinct positions with ``empties`` empty squares, not over: random 4-ply
-    openings (``seed``) each played on by the hard level (seeded) to that many empties."""
+    """``count`` distinct positions with ``empties`` empty squares, not over: balanced
+    openings (in ``seed``'s order) each played on by the hard level (seeded) to that many
+    empties."""
     out, seen = [], set()
-    for i, opening in enumerate(random_openings(count * 2, plies=4, seed=seed)):
+    for i, opening in enumerate(balanced_openings(seed=seed)):
         board, guide = opening.copy(), level_player("hard", seed=seed * 1000 + i)
         while board.empties() > empties and not board.is_game_over():
             board.push(guide.search(board).best_move)
@@ -171,16 +183,6 @@ def book_openings(count, plies, seed, book):
     print(f"openings: {count} of the book's {len(found)} positions {plies[0]} to {plies[1]} "
           f"moves from the start", flush=True)
     return random.Random(seed).sample(found, count)
-
-
-def paired_discs(result):
-    """The first player's disc difference averaged over each pair of games (one start,
-    both colours), and the 95% interval of its mean."""
-    discs = [g.outcome().score * (1 if i % 2 == 0 else -1) for i, g in enumerate(result.games)]
-    pairs = [(a + b) / 2 for a, b in zip(discs[::2], discs[1::2])]
-    if len(pairs) < 2:
-        return sum(discs) / max(1, len(discs)), math.inf
-    return statistics.fmean(pairs), 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs))
 
 
 def most_time_used(result, clock):
@@ -223,7 +225,8 @@ def book_moves(result, book_player):
 
 
 def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=False,
-           from_start=False, batching=None, from_empties=None, from_book=None):
+           from_start=False, batching=None, from_empties=None, from_book=None,
+           openings_spec="balanced", sprt=None, csv_path=None, command=None):
     one = player(first, None if from_start else 3, move_time, clock)
     if from_start:
         openings = None
@@ -233,15 +236,14 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
     elif from_empties is not None:
         openings = positions_at(games // 2 + 1, from_empties, seed)
     else:
-        openings = random_openings(games // 2 + 1, plies=4, seed=seed)
+        openings = openings_for(openings_spec, games // 2 + 1, seed)
     start = time.perf_counter()
     if batching is not None:
         one = Batched(one, batching)
         first += f" (batching {','.join(map(str, batching))})"
     result = run_match(Pondering(one) if ponder else one,
                        player(second, None if from_start else 4, move_time, clock),
-                       games, openings=openings, workers=workers)
-    discs, margin = paired_discs(result)
+                       games, openings=openings, workers=workers, sprt=sprt)
     per_move = f", {move_time:g} s/move" if move_time else ""
     if clock is not None:
         per_move = (f", clock {clock.time_left:g} s + {clock.increment:g} s a game "
@@ -253,14 +255,44 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
     if from_start:
         distinct = len({tuple(g.move_stack) for g in result.games})
         per_move += f", from the start ({distinct} distinct games)"
-    print(f"{first} vs {second}{per_move}: {result.summary()}, mean disc difference "
-          f"{discs:+.2f} ± {margin:.2f}  ({time.perf_counter() - start:.0f} s)", flush=True)
+    elif from_book is None and from_empties is None:
+        per_move += f", {openings_spec} openings"
+    print(f"{first} vs {second}{per_move}: {result.summary()}  "
+          f"({time.perf_counter() - start:.0f} s)\n  {result.pairs_summary()}", flush=True)
+    if csv_path:
+        append_row(csv_path, first, second, move_time, result, openings_spec, command)
     in_book = book_moves(result, one)
     if in_book is not None:
         print(f"  {first}: {in_book[0]:.1f} moves a game from its book, {in_book[1]:.3f} s "
               f"a game for them; its searched moves took {in_book[2]:.2f} s each",
               flush=True)
     return result
+
+
+CSV_FIELDS = ["player", "opponent", "seconds", "games", "wins", "draws", "losses", "elo",
+              "interval", "command", "openings", "pairs", "pentanomial", "discs",
+              "discs_interval", "sprt"]
+
+
+def append_row(path, first, second, move_time, result, openings, command):
+    """The match as a row of the results file (its header written if the file is new)."""
+    elo, interval = result.elo()
+    discs, half = result.discs()
+    pairs = result.pentanomial()
+    row = {"player": first, "opponent": second, "seconds": move_time or "",
+           "games": result.played, "wins": result.wins, "draws": result.draws,
+           "losses": result.losses, "elo": round(elo), "interval": round(interval),
+           "command": command or "", "openings": openings, "pairs": pairs.pairs,
+           "pentanomial": " ".join(map(str, pairs.counts)), "discs": f"{discs:.2f}",
+           "discs_interval": f"{half:.2f}",
+           "sprt": "" if result.sprt is None else
+           f"[{result.sprt.elo0:g}, {result.sprt.elo1:g}] {result.decision() or 'undecided'}"}
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, CSV_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
 
 
 def main() -> int:
@@ -292,9 +324,23 @@ def main() -> int:
                          "visits a thread, flushed every FLUSH iterations, OWN 1/0: "
                          "selection sees a thread's own batch (bench_threads.py sweeps "
                          "them; the games run in this process: --workers 1)")
+    ap.add_argument("--openings", default="balanced",
+                    help="the start of each pair of games: " + OPENINGS_HELP)
+    ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                    help="stop when a sequential probability ratio test decides between "
+                         "Elo ELO0 and ELO1 for the first player (--games: the most)")
+    ap.add_argument("--alpha", type=float, default=0.05, help="the SPRT's alpha (0.05)")
+    ap.add_argument("--beta", type=float, default=0.05, help="the SPRT's beta (0.05)")
+    ap.add_argument("--csv", metavar="FILE",
+                    help="append each match as a row of a results file (matches.csv's form)")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the openings (default: 1; another seed, another sample)")
     args = ap.parse_args()
+    try:
+        sprt = SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
+    except (TypeError, ValueError) as exc:
+        ap.error(f"--sprt: {exc}")
+    command = "benchmarks/strength.py " + " ".join(sys.argv[1:])
     if args.from_empties is not None and (args.from_start or not 1 <= args.from_empties <= 59):
         ap.error("--from-empties: 1 to 59 empties, not with --from-start")
     from_book = None
@@ -319,11 +365,14 @@ def main() -> int:
         first, second = (args.pair[0].split(",", 1) if len(args.pair) == 1 else args.pair[:2])
         report(first, second, args.games, args.time, args.workers, seed=args.seed,
                clock=args.clock, ponder=args.ponder, from_start=args.from_start,
-               batching=batching, from_empties=args.from_empties, from_book=from_book)
+               batching=batching, from_empties=args.from_empties, from_book=from_book,
+               openings_spec=args.openings, sprt=sprt, csv_path=args.csv, command=command)
     if args.ladder:
         for upper, lower in (("easy", "random"), ("medium", "easy"), ("hard", "medium"),
                              ("expert", "hard")):
-            report(upper, lower, args.games, None, args.workers, seed=args.seed)
+            report(upper, lower, args.games, None, args.workers, seed=args.seed,
+                   openings_spec=args.openings, sprt=sprt, csv_path=args.csv,
+                   command=command)
     if not args.pair and not args.ladder:
         ap.print_help()
     return 0

@@ -1,14 +1,18 @@
 """The results pages' plots, drawn when the documentation is built from result files in
 the repository (no hand-made pictures): plain SVG, no plotting library needed.
 
-- ``strength.svg``: Elo with its 95 % interval for each match of
-  ``docs/results/data/matches.csv``;
+- ``strength.svg``: Elo with its 95 % interval for each match from balanced openings of
+  ``docs/results/data/matches.csv``, and ``matches-balanced.csv``, the same as a narrow
+  table;
+- ``elo-for-time.svg``: the expert level's Elo against its time a move, from the chain of
+  doublings among those matches;
 - ``probcut.svg``: Multi-ProbCut's spread, measured (``research/probcut/scores.csv``)
   against the fitted model, by empties, for the depth pairs the search uses.
 """
 from __future__ import annotations
 
 import csv
+import io
 import math
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
@@ -25,32 +29,140 @@ def _svg(width: int, height: int, body: Sequence[str]) -> str:
             f'fill="white"/>\n' + "\n".join(body) + "\n</svg>\n")
 
 
+def _short(spec: str) -> str:
+    """A player's spec as a plot's label says it: ``expert 0.5 s``, ``alpha-beta``."""
+    name, _, rest = spec.partition(":")
+    settings = dict(item.partition("=")[::2] for item in rest.split(",") if item)
+    if name in ("easy", "medium", "hard", "expert"):
+        return f"{name} {settings['time']} s" if "time" in settings else name
+    if name == "expert-0.3":
+        return "0.3.0's UCT expert"
+    if name == "alphabeta":
+        return "alpha-beta" if "probcut" in settings else "alpha-beta, full width"
+    return {"mcts": "UCT", "puct": "PUCT"}.get(name, spec)
+
+
+def balanced(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
+    """The matches played from balanced openings (the ones the results lead with)."""
+    return [r for r in rows if r.get("openings") == "balanced"]
+
+
+def _label(row: Dict[str, str]) -> str:
+    time = f", {row['seconds']} s a move" if row["seconds"] else ""
+    return f"{_short(row['player'])} against {_short(row['opponent'])}{time}"
+
+
 def strength(rows: List[Dict[str, str]]) -> str:
-    """Horizontal bars: each match's Elo and its interval, zero marked."""
-    label_w, plot_w, row_h, top = 420, 360, 26, 30
-    lo = min(float(r["elo"]) - float(r["interval"]) for r in rows)
-    hi = max(float(r["elo"]) + float(r["interval"]) for r in rows)
-    lo, hi = min(lo, 0.0) - 20, max(hi, 0.0) + 20
+    """Each match from balanced openings: its label above a bar of its Elo with the 95 %
+    interval, zero marked; narrow enough to read on a phone (480 units, labels whole)."""
+    rows = balanced(rows)
+    width, left, right, row_h, top = 480, 10, 110, 44, 34
+    plot_w = width - left - right
+    lo = min([float(r["elo"]) - float(r["interval"]) for r in rows] + [0.0]) - 20
+    hi = max([float(r["elo"]) + float(r["interval"]) for r in rows] + [0.0]) + 20
 
     def x(v: float) -> float:
-        return label_w + (v - lo) / (hi - lo) * plot_w
+        return left + (v - lo) / (hi - lo) * plot_w
 
-    body = [f'<text x="{label_w}" y="18" {FONT} font-weight="bold">Elo of the first '
-            'player, 95 % interval (paired openings, equal time)</text>',
-            f'<line x1="{x(0):.1f}" y1="{top - 6}" x2="{x(0):.1f}" '
+    body = [f'<text x="{left}" y="16" {FONT} font-weight="bold">Elo of the first player, '
+            '95 % interval (balanced openings, equal time)</text>',
+            f'<line x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" '
             f'y2="{top + row_h * len(rows)}" stroke="#888" stroke-dasharray="4 3"/>']
     for i, r in enumerate(rows):
-        y = top + i * row_h + row_h / 2
+        y = top + i * row_h
         elo, ci = float(r["elo"]), float(r["interval"])
         colour = "#1565c0" if elo - ci > 0 else "#c62828" if elo + ci < 0 else "#757575"
-        body += [f'<text x="{label_w - 8}" y="{y + 4:.1f}" text-anchor="end" {FONT}>'
-                 f'{r["player"]} vs {r["opponent"]}, {r["seconds"]} s</text>',
-                 f'<line x1="{x(elo - ci):.1f}" y1="{y:.1f}" x2="{x(elo + ci):.1f}" '
-                 f'y2="{y:.1f}" stroke="{colour}" stroke-width="2"/>',
-                 f'<circle cx="{x(elo):.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>',
-                 f'<text x="{x(elo + ci) + 6:.1f}" y="{y + 4:.1f}" {FONT}>'
-                 f'{elo:+.0f} ± {ci:.0f}</text>']
-    return _svg(label_w + plot_w + 90, top + row_h * len(rows) + 10, body)
+        discs = f", {float(r['discs']):+.1f} discs" if r.get("discs") else ""
+        body += [f'<text x="{left}" y="{y + 12}" {FONT}>{_label(r)} ({r["games"]} games)'
+                 '</text>',
+                 f'<line x1="{x(elo - ci):.1f}" y1="{y + 26}" x2="{x(elo + ci):.1f}" '
+                 f'y2="{y + 26}" stroke="{colour}" stroke-width="2"/>',
+                 f'<circle cx="{x(elo):.1f}" cy="{y + 26}" r="4" fill="{colour}"/>',
+                 f'<text x="{x(elo + ci) + 6:.1f}" y="{y + 30}" {FONT}>'
+                 f'{elo:+.0f} ± {ci:.0f}{discs}</text>']
+    return _svg(width, top + row_h * len(rows) + 6, body)
+
+
+def time_chain(rows: List[Dict[str, str]], level: str = "expert"
+               ) -> List[Tuple[float, float, float]]:
+    """``(seconds, Elo, margin)`` of ``level`` at each time a move of an unbroken chain of
+    doublings measured from balanced openings (``level:time=2T`` against ``level:time=T``),
+    Elo counted from the shortest time; the margins add in quadrature along the chain."""
+    step: Dict[float, Tuple[float, float]] = {}
+    for r in balanced(rows):
+        a, b = r["player"].partition(":time=")[::2], r["opponent"].partition(":time=")[::2]
+        if a[0] == b[0] == level and a[1] and b[1] and float(a[1]) == 2 * float(b[1]):
+            step[float(b[1])] = (float(r["elo"]), float(r["interval"]))
+    if not step:
+        return []
+    t = min(step)
+    chain = [(t, 0.0, 0.0)]
+    while t in step:
+        elo, ci = step[t]
+        chain.append((2 * t, chain[-1][1] + elo, math.hypot(chain[-1][2], ci)))
+        t *= 2
+    return chain
+
+
+def elo_for_time(rows: List[Dict[str, str]]) -> str:
+    """The expert level's Elo against its time a move (log scale), each point with its
+    95 % interval from the chain of doublings."""
+    chain = time_chain(rows)
+    left, top, w, h = 56, 34, 380, 220
+    if len(chain) < 2:
+        return _svg(480, 60, [f'<text x="10" y="30" {FONT}>No chain of doublings measured '
+                              'from balanced openings yet.</text>'])
+    t0, t1 = chain[0][0], chain[-1][0]
+    e_hi = max(e + m for _, e, m in chain) + 20
+    e_lo = min(min(e - m for _, e, m in chain), 0.0) - 20
+
+    def px(t: float) -> float:
+        return left + math.log2(t / t0) / max(1e-9, math.log2(t1 / t0)) * w
+
+    def py(v: float) -> float:
+        return top + h - (v - e_lo) / (e_hi - e_lo) * h
+
+    body = [f'<text x="10" y="16" {FONT} font-weight="bold">The expert level: Elo against '
+            'time a move (from its shortest time)</text>',
+            f'<line x1="{left}" y1="{top + h}" x2="{left + w}" y2="{top + h}" stroke="#444"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + h}" stroke="#444"/>',
+            f'<text x="{left + w / 2}" y="{top + h + 34}" text-anchor="middle" {FONT}>'
+            'seconds a move (each step twice the time)</text>']
+    tick = 100 * math.ceil(e_lo / 100)
+    while tick <= e_hi:
+        body += [f'<text x="{left - 6}" y="{py(tick) + 4:.1f}" text-anchor="end" {FONT}>'
+                 f'{tick:+d}</text>',
+                 f'<line x1="{left}" y1="{py(tick):.1f}" x2="{left + w}" y2="{py(tick):.1f}" '
+                 'stroke="#ddd"/>']
+        tick += 100
+    points = " ".join(f"{px(t):.1f},{py(e):.1f}" for t, e, _ in chain)
+    body.append(f'<polyline points="{points}" fill="none" stroke="#1565c0" stroke-width="2"/>')
+    for t, e, m in chain:
+        body += [f'<text x="{px(t):.1f}" y="{top + h + 16}" text-anchor="middle" {FONT}>'
+                 f'{t:g}</text>',
+                 f'<line x1="{px(t):.1f}" y1="{py(e - m):.1f}" x2="{px(t):.1f}" '
+                 f'y2="{py(e + m):.1f}" stroke="#1565c0"/>',
+                 f'<circle cx="{px(t):.1f}" cy="{py(e):.1f}" r="4" fill="#1565c0"/>']
+        if t != t0:
+            body.append(f'<text x="{px(t) - 6:.1f}" y="{py(e) - 8:.1f}" text-anchor="end" '
+                        f'{FONT}>{e:+.0f} ± {m:.0f}</text>')
+    return _svg(480, top + h + 44, body)
+
+
+def match_table(rows: List[Dict[str, str]]) -> str:
+    """The matches from balanced openings as a narrow table (CSV for the page's table):
+    what was played, the Elo and the disc margin with their intervals, the split pairs."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["match", "games", "Elo", "discs a game", "pairs split"])
+    for r in balanced(rows):
+        counts = [int(c) for c in r["pentanomial"].split()] if r["pentanomial"] else []
+        split = f"{counts[2] / sum(counts):.0%}" if counts and sum(counts) else ""
+        discs = f"{float(r['discs']):+.2f} ± {float(r['discs_interval']):.2f}" \
+            if r["discs"] else ""
+        writer.writerow([_label(r), r["games"], f"{int(r['elo']):+d} ± {r['interval']}",
+                         discs, split])
+    return out.getvalue()
 
 
 def probcut(scores: Path, coef: Dict[str, float]) -> str:
@@ -123,8 +235,10 @@ def draw() -> List[Path]:
     """Write every plot; the files written."""
     OUT.mkdir(exist_ok=True)
     written = []
-    matches = list(csv.DictReader((DOCS / "results/data/matches.csv").open()))
+    matches = list(csv.DictReader((DOCS / "results/data/matches.csv").open(encoding="utf-8")))
     for name, text in (("strength.svg", strength(matches)),
+                       ("elo-for-time.svg", elo_for_time(matches)),
+                       ("matches-balanced.csv", match_table(matches)),
                        ("probcut.svg", probcut(ROOT / "research/probcut/scores.csv", _fit()))):
         path = OUT / name
         if not path.exists() or path.read_text() != text:

@@ -27,7 +27,6 @@ import numpy as np
 
 import cythello as cy
 from cythello import selfplay
-from cythello.match import random_openings
 
 
 def inputs(planes, legal):
@@ -158,7 +157,9 @@ def train(net, window, epochs, batch, rng):
 
 
 def win_rate(player, opponent, games, seed):
-    openings = random_openings(games // 2, 2, seed=seed)
+    # Balanced openings, each with both colours: the players' own strength, not the
+    # openings', decides the games.
+    openings = cy.balanced_openings(games // 2, seed=seed)
     result = cy.run_match(player, opponent, games=games, openings=openings)
     return (result.wins + 0.5 * result.draws) / games
 

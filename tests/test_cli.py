@@ -89,16 +89,36 @@ def test_version_and_help_for_everything():
 def test_solve_out_of_time_reports_what_it_found():
     hard = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"   # 26 empties
     out = run_cli(["solve", "--board", hard, "--time", "0.5"])
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr              # the job was not done
     line = next(l for l in out.stdout.splitlines() if "out of time" in l)
     assert "score in [" in line
     assert "0 nodes" not in line and " 0.00" not in line
+    # The summary counts what the unsolved position cost (it said "0 nodes in 0.00 s").
+    summary = out.stdout.strip().splitlines()[-1]
+    assert summary.startswith("0 solved, 1 out of time") and " 0 nodes" not in summary
+    assert "in 0.00 s" not in summary
+
+
+def test_solve_says_at_once_when_a_position_is_beyond_an_exact_solve():
+    out = run_cli(["solve", "f5d6c3", "--time", "0.2"])
+    assert out.returncode == 1
+    assert "has 57 empties" in out.stderr and "stop after 0.2 s" in out.stderr
+
+
+def test_solve_reads_comment_lines_of_an_obf_file(tmp_path):
+    suite = tmp_path / "two.obf"
+    lines = (DATA / "fforum-1-19.obf").read_text().splitlines()
+    positions = [line for line in lines if line.strip() and not line.startswith("%")][:2]
+    suite.write_text("# made by hand\n% the usual comment\n" + "\n".join(positions) + "\n")
+    out = run_cli(["solve", str(suite)])
+    assert out.returncode == 0, out.stderr
+    assert "2 solved, 0 out of time; 2/2 match the listed scores" in out.stdout
 
 
 def test_match_says_whose_score_and_bounds_a_sweep():
     out = run_cli(["match", "mcts:iterations=200", "random", "--games", "2", "--seed", "1"])
     assert out.returncode == 0, out.stderr
-    last = out.stdout.strip().splitlines()[-1]
+    last = out.stdout.strip().splitlines()[-2]
     assert "from mcts:iterations=200's side" in last
     assert "Elo >" in last and "±" not in last          # a perfect score: a bound, no ± bar
     from cythello.match import MatchResult
@@ -252,8 +272,35 @@ def test_a_match_says_what_it_plays_and_how_long_is_left():
     out = run_cli(["match", "easy", "random", "--games", "3"])
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[0] == "3 games of easy against random, one at a time; a line as each game ends"
+    assert lines[0] == ("3 games of easy against random from balanced openings, each played "
+                        "with both colours, one at a time; a line as each game ends")
     assert "left" in lines[1] and "left" in lines[2] and "left" not in lines[3]
+
+
+def test_a_match_line_names_the_first_players_result_and_its_own_discs_first():
+    out = run_cli(["match", "random", "mcts:iterations=100", "--games", "2", "--seed", "3",
+                   "--openings", "start"])
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "from the start position" in lines[0]
+    for line, colour in zip(lines[1:3], ("black", "white")):
+        mine, theirs = map(int, line.split(" lost ")[1].split()[0].split("-"))
+        assert line.startswith(f"game {'12'[colour == 'white']}/2: random ({colour}) lost ")
+        assert mine < theirs and "against mcts:iterations=100" in line
+
+
+def test_a_match_stops_when_its_sprt_decides_and_says_so():
+    out = run_cli(["match", "mcts:iterations=100", "random", "--games", "100", "--seed", "1",
+                   "--sprt", "0", "200", "--openings", "random"])
+    assert out.returncode == 0, out.stderr
+    assert "up to 100 games (until the SPRT decides)" in out.stdout
+    assert "H1 accepted" in out.stdout.splitlines()[-1]
+    played = [line for line in out.stdout.splitlines() if line.startswith("game ")]
+    assert 2 <= len(played) < 100 and len(played) % 2 == 0
+    one_line_error(run_cli(["match", "easy", "random", "--sprt", "10", "0"]), "elo0")
+    one_line_error(run_cli(["match", "easy", "random", "--sprt", "0", "10", "--alpha", "0"]),
+                   "alpha")
+    one_line_error(run_cli(["match", "easy", "random", "--openings", "random:x"]), "plies")
 
 
 def test_a_levels_puct_settings_reach_the_command_lines_player(monkeypatch):

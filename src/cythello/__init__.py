@@ -1,9 +1,10 @@
-"""cythello: a fast Othello (Reversi) engine -- bitboard rules and Monte Carlo Tree Search
+"""cythello: a strong, fast Othello (Reversi) engine -- bitboard rules, Monte Carlo Tree
+Search, PUCT and alpha-beta searches on a learned evaluation and an exact endgame solver,
 compiled with Cython, behind a small python-chess-like API."""
 from ._version import __version__
 from .errors import (
-    EvaluatorError, IllegalMoveError, InvalidBoardError, InvalidMoveError, PlayerBusyError,
-    SettingsError, WeightsError,
+    BookError, EvaluatorError, IllegalMoveError, InvalidBoardError, InvalidMoveError,
+    PlayerBusyError, SettingsError, WeightsError,
 )
 from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
@@ -14,10 +15,13 @@ from .records.obf import ObfPosition, parse_obf_line, read_obf
 from .search.players import (
     AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
 )
+from .search.presets import LEVELS
 from .search.settings import SearchSettings
 from .search.alphabeta import AlphaBetaSettings
 from .search.limits import Limit, PlayResult
 from .match import MatchResult, play_game, run_match
+from .openings import balanced_openings, read_openings
+from .stats import SPRT
 
 
 def build_info() -> "dict[str, object]":
@@ -62,12 +66,14 @@ __all__ = [
     "Board", "LegalMoves", "Outcome", "STARTING_BOARD_STRING", "perft", "random_playouts",
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
-    "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "PRESETS", "SearchResult",
+    "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "LEVELS", "PRESETS",
+    "SearchResult",
     "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "Limit",
     "PlayResult", "nn",
     "make_player",
-    "MatchResult", "play_game", "run_match", "analyse_game", "MoveReview",
+    "MatchResult", "play_game", "run_match", "balanced_openings", "read_openings", "SPRT",
+    "analyse_game", "MoveReview",
     "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
-    "PlayerBusyError", "WeightsError", "EvaluatorError",
+    "PlayerBusyError", "WeightsError", "EvaluatorError", "BookError",
 ] + _squares.__all__

@@ -6,6 +6,7 @@ the caller's error type (a ``ValueError`` subclass, or ``OSError`` for shards) n
 file.  Every reader of a file a user can name goes through here."""
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -56,11 +57,16 @@ def read_regular_file(path: _PathLike, limit: int, where: str,
                 got += len(part)
     except OSError as exc:
         raise error(f"cannot read {where}: {exc.strerror or exc}") from None
+    except MemoryError:
+        raise error(f"{where} is more than this machine's memory can hold") from None
     finally:
         os.close(fd)
     if got > limit:                             # grew while being read
         raise error(f"{where} is more than the {limit:,} bytes it can be")
-    return b"".join(parts)
+    try:
+        return b"".join(parts)
+    except MemoryError:
+        raise error(f"{where} is more than this machine's memory can hold") from None
 
 
 MAX_HEADER = 1 << 16        # bytes of JSON header a reader accepts
@@ -154,6 +160,10 @@ def read_text(path: _PathLike, what: str, error: Type[ValueError],
 _NPY_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
                 (2, 0): np.lib.format.read_array_header_2_0}
 MAX_ARRAYS = 1 << 30        # bytes of a .npz file of arrays (self-play shards, caches)
+# cythello's own array files never inflate to more than this many times their size
+# (shards' bitboards deflate about 2:1, caches are stored): a file claiming more is not
+# one of them, and is refused before anything is inflated.
+MAX_ARRAYS_RATIO = 64
 
 
 def read_npz(path: _PathLike, what: str, error: Type[Exception],
@@ -167,8 +177,18 @@ def read_npz(path: _PathLike, what: str, error: Type[Exception],
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             members = zf.infolist()
-            if sum(m.file_size for m in members) > limit:
+            claimed = sum(m.file_size for m in members)
+            if claimed > limit:
                 raise error(f"{where} claims more than the {limit:,} bytes it can hold")
+            if claimed > MAX_ARRAYS_RATIO * max(len(data), 1 << 16):
+                raise error(f"{where} is not a file of cythello's arrays: its "
+                            f"{len(data):,} bytes claim {claimed:,} bytes of arrays")
+            for member in members:
+                # A member that claims more than deflate can give for its bytes is not
+                # a real one: refused before anything is inflated.
+                if member.file_size > MAX_INFLATE_RATIO * max(1, member.compress_size):
+                    raise error(f"{where} is corrupt (member {member.filename!r} claims "
+                                f"{member.file_size:,} bytes from {member.compress_size:,})")
             for member in members:
                 name = member.filename
                 if not name.endswith(".npy"):
@@ -189,6 +209,8 @@ def read_npz(path: _PathLike, what: str, error: Type[Exception],
                 array = np.frombuffer(raw, dtype=dtype)
                 array = array.reshape(shape, order="F" if fortran else "C")
                 arrays[name[:-4]] = array.copy()
+    except MemoryError:
+        raise error(f"{where} holds more than this machine's memory can load") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError,
             NotImplementedError, RuntimeError) as exc:
         if isinstance(exc, error):
@@ -197,20 +219,116 @@ def read_npz(path: _PathLike, what: str, error: Type[Exception],
     return arrays
 
 
+# A fixed time for every member of the .npz files written: the same arrays, the same bytes.
+_FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def write_npz(path: _PathLike, arrays: Dict[str, Any], what: str, error: Type[Exception],
+              compress: bool = False) -> None:
+    """Arrays as a ``.npz`` file (no pickles; deflated with ``compress``), written as
+    :func:`write_atomic` writes: whole or not at all, so that a full disk or a kill leaves
+    no half-written file for a later run to trip on."""
+    buf = io.BytesIO()
+    kind = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with zipfile.ZipFile(buf, "w", compression=kind) as zf:
+        for name, array in arrays.items():
+            member = io.BytesIO()
+            np.lib.format.write_array(member, np.ascontiguousarray(array), allow_pickle=False)
+            info = zipfile.ZipInfo(name + ".npy", date_time=_FIXED_TIME)
+            info.compress_type = kind
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, member.getvalue())
+    write_atomic(path, buf.getvalue(), what, error)
+
+
+def _write_through(path: _PathLike, data: bytes, where: str, error: Type[Exception]) -> None:
+    """Write ``data`` into a device or FIFO as ``tee`` would, never waiting for a reader
+    that is not there (a FIFO nobody reads is refused at once)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise error(f"cannot write {where}: nothing is reading it") from None
+        raise error(f"cannot write {where}: {exc.strerror or exc}") from None
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)       # a reader is there: go at its pace
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view[:READ_STEP]):]
+    except OSError as exc:
+        raise error(f"cannot write {where}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _existing_kind(path: _PathLike) -> str:
+    """What is at ``path`` (symbolic links followed): ``"missing"``, ``"file"``,
+    ``"folder"``, ``"stream"`` (a character or block device or a FIFO, written through)
+    or ``"other"`` (a socket: neither replaced nor written)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "missing"                    # a broken link, no permission: the write says
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode):
+        return "stream"
+    return "other"
+
+
+def check_writable(path: _PathLike, what: str, error: Type[Exception]) -> None:
+    """Refuse now, before a long computation, an output that cannot be written (a missing
+    folder, a folder of that name, a socket, no permission); nothing is left behind, and a
+    device or FIFO is not opened (it will be written through)."""
+    where = f"{what} {os.fspath(path)}"
+    kind = _existing_kind(path)
+    if kind == "folder":
+        raise error(f"cannot write {where}: it is a folder")
+    if kind == "other":
+        raise error(f"cannot write {where}: it is not a file, a device or a FIFO")
+    if kind == "stream":
+        return
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise error(f"cannot write {where}: {exc.strerror or exc}") from None
+    if not existed:
+        os.unlink(path)
+
+
 def write_atomic(path: _PathLike, data: bytes, what: str, error: Type[Exception]) -> None:
     """Write ``data`` to ``path`` so that the file is whole or absent, even after a crash or
     a full disk: a temporary file beside it, flushed to disk, then renamed into place (the
-    temporary file is removed when anything fails)."""
-    tmp = os.fspath(path) + ".part"
+    temporary file is removed when anything fails).  Only a regular file (or a missing
+    one) is replaced, through a symbolic link to it the file it names; a device or a FIFO
+    is written through instead (``/dev/null``, ``/dev/stdout``, a pipe), and a folder or a
+    socket refused, so that no output path can turn a device into a file."""
+    where = f"{what} {os.fspath(path)}"
+    kind = _existing_kind(path)
+    if kind == "stream":
+        _write_through(path, data, where, error)
+        return
+    if kind in ("folder", "other"):
+        check_writable(path, what, error)               # says why, in the caller's words
+    target = os.path.realpath(path) if os.path.islink(path) else os.fspath(path)
+    tmp = target + ".part"
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except OSError as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise error(f"cannot write {what} {os.fspath(path)}: {exc.strerror or exc}") from None
+        raise error(f"cannot write {where}: {exc.strerror or exc}") from None

@@ -1,15 +1,20 @@
-"""Games and matches between players, with the score as an Elo difference and error bar."""
+"""Games, matches and round robins between players, from paired balanced openings by
+default, scored by :mod:`~cythello.stats` (Elo and discs over pairs of games, an SPRT)."""
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._workers import Workers, WorkersDied
 from .core._board import Board
 from .errors import IllegalMoveError, SettingsError
-from .squares import BLACK, WHITE
+from .openings import openings_for, random_openings
+from .stats import SPRT, Pentanomial, elo_bound, elo_difference, mean_interval
+
+__all__ = ["MatchResult", "Tournament", "play_game", "run_match", "round_robin",
+           "random_openings"]      # random_openings: its home before cythello.openings
 
 
 def play_game(black: Any, white: Any, start: Optional[Board] = None,
@@ -37,13 +42,20 @@ def play_game(black: Any, white: Any, start: Optional[Board] = None,
 
 @dataclass
 class MatchResult:
-    """Wins, draws and losses of the first player, with the games' final boards."""
+    """Wins, draws and losses of the first player, with the games' final boards and the
+    first player's disc margin in each (empties to the winner).  Games ``2k`` and
+    ``2k + 1`` are a *pair*: the same start, the first player black in the first of them;
+    :meth:`pentanomial`, :meth:`elo` and :meth:`discs` take the complete pairs as their
+    unit (:mod:`cythello.stats` says why).  A match run with an ``sprt`` holds the test,
+    and :meth:`decision` its verdict."""
 
     wins: int = 0
     draws: int = 0
     losses: int = 0
     games: List[Board] = field(default_factory=list)
     times: List[List[float]] = field(default_factory=list)   # seconds per move, per game
+    margins: List[int] = field(default_factory=list)         # the first player's, per game
+    sprt: Optional[SPRT] = None
 
     @property
     def played(self) -> int:
@@ -55,52 +67,62 @@ class MatchResult:
         """Points of the first player per game (win 1, draw 0.5)."""
         return (self.wins + 0.5 * self.draws) / self.played if self.played else 0.5
 
+    def _pairs(self) -> List[Tuple[int, int]]:
+        m = self.margins
+        return list(zip(m[0:len(m) - 1:2], m[1::2]))
+
+    def pair_margins(self) -> List[float]:
+        """The first player's disc margin averaged over each complete pair of games."""
+        return [(a + b) / 2 for a, b in self._pairs()]
+
+    def pentanomial(self) -> Pentanomial:
+        """How many complete pairs scored 0, ½, 1, 1½ and 2 points for the first player."""
+        return Pentanomial.from_pairs((a > 0) + (b > 0) + 0.5 * ((a == 0) + (b == 0))
+                                      for a, b in self._pairs())
+
     def elo(self) -> Tuple[float, float]:
-        """Elo difference of the first player and its 95% error margin."""
+        """Elo difference of the first player and its 95% margin: from the pairs' spread
+        (the pentanomial model) once two pairs are complete, else from the games' results
+        taken as independent (Wilson's interval)."""
+        pairs = self.pentanomial()
+        if pairs.pairs >= 2:
+            return pairs.elo()
         return elo_difference(self.wins, self.draws, self.losses)
 
+    def discs(self) -> Tuple[float, float]:
+        """The first player's mean disc margin a game over the complete pairs, and the
+        half-width of its 95% interval (t, on the pairs' means)."""
+        return mean_interval(self.pair_margins())
+
+    def decision(self) -> Optional[str]:
+        """The SPRT's verdict (``"H1"``, ``"H0"``), or None: undecided or no test."""
+        return self.sprt.decision(self.pentanomial()) if self.sprt is not None else None
+
     def summary(self) -> str:
-        """``+W =D -L  score S  Elo E ± M`` on one line; a perfect score (all won or all
-        lost) has no finite estimate, so its line gives the 95% bound instead."""
+        """``+W =D -L  score S  Elo E ± M  discs D ± M`` on one line (the discs once two
+        pairs are complete); a perfect score (all won or all lost) has no finite
+        estimate, so its line gives the 95% bound instead."""
         head = f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}"
         if self.played and self.wins in (0, self.played) and self.draws == 0:
             bound = elo_bound(self.wins, self.draws, self.losses)
             relation = ">" if self.wins else "<"
-            return f"{head}  Elo {relation} {bound:+.0f} (95% bound)"
-        diff, margin = self.elo()
-        return f"{head}  Elo {diff:+.0f} ± {margin:.0f}"
+            head += f"  Elo {relation} {bound:+.0f} (95% bound)"
+        else:
+            diff, margin = self.elo()
+            head += f"  Elo {diff:+.0f} ± {margin:.0f}"
+        if len(self.margins) >= 4:
+            discs, half = self.discs()
+            head += f"  discs {discs:+.2f} ± {half:.2f}"
+        return head
 
-
-def _elo(score: float) -> float:
-    score = min(max(score, 1e-3), 1 - 1e-3)
-    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0   # + 0.0: no "-0" for an even score
-
-
-def _wilson(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
-    """The score of a match and the ends of its 95% Wilson interval."""
-    n = wins + draws + losses
-    score = (wins + 0.5 * draws) / n
-    z = 1.96
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return score, centre - half, centre + half
-
-
-def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
-    """Elo difference from a match score and the half-width of its 95% interval.  The
-    interval is Wilson's for the score, so it stays honest for 20-0 sweeps (where the point
-    estimate is clipped at +1200)."""
-    if wins + draws + losses == 0:
-        return 0.0, float("inf")
-    score, low, high = _wilson(wins, draws, losses)
-    return _elo(score), (_elo(high) - _elo(low)) / 2
-
-
-def elo_bound(wins: int, draws: int, losses: int) -> float:
-    """The Elo bound a perfect score supports: the lower end of the 95% Wilson interval
-    after all wins (the upper end after all losses)."""
-    score, low, high = _wilson(wins, draws, losses)
-    return _elo(low) if score >= 0.5 else _elo(high)
+    def pairs_summary(self) -> str:
+        """How the complete pairs scored, and the SPRT's state if the match has one."""
+        pairs = self.pentanomial()
+        text = (f"{pairs.pairs} pair{'' if pairs.pairs == 1 else 's'}: {pairs}, "
+                f"{pairs.splits:.0%} split 1-1")
+        if self.sprt is not None:
+            text += f"; {self.sprt.describe(pairs)}"
+        return text
 
 
 def _play_pairing(first: Any, second: Any, g: int,
@@ -121,80 +143,80 @@ def _play_pairing(first: Any, second: Any, g: int,
 def _record(result: MatchResult, g: int, final: Board, times: List[float]) -> None:
     outcome = final.outcome()
     assert outcome is not None
-    mine = BLACK if g % 2 == 0 else WHITE
-    if outcome.winner is None:
+    margin = outcome.score if g % 2 == 0 else -outcome.score      # the first player's
+    if margin == 0:
         result.draws += 1
-    elif outcome.winner == mine:
+    elif margin > 0:
         result.wins += 1
     else:
         result.losses += 1
     result.games.append(final)
     result.times.append(times)
+    result.margins.append(margin)
 
 
-def run_match(first: Any, second: Any, games: int, openings: Optional[Sequence[Board]] = None,
+def run_match(first: Any, second: Any, games: int,
+              openings: Union[Sequence[Board], str, None] = "balanced",
               on_game: Optional[Callable[[int, Board, MatchResult], None]] = None,
               workers: int = 1, backend: str = "local",
-              ray_address: Optional[str] = None) -> MatchResult:
-    """``games`` games, colours alternating (``first`` is black in even-numbered games).
-    Each pair of games starts from the same opening when ``openings`` are given.
+              ray_address: Optional[str] = None, sprt: Optional[SPRT] = None) -> MatchResult:
+    """``games`` games, colours alternating (``first`` is black in even-numbered games),
+    each pair of games from the same opening: by default the shipped balanced openings
+    (:func:`~cythello.openings.balanced_openings`, in their seed-0 order), or the
+    ``openings`` given (boards, used in turn), or a name :func:`~cythello.openings.
+    openings_for` takes (``"random"``, a file); None: every game from the start position.
+
+    With an ``sprt`` (:class:`~cythello.stats.SPRT`), the match ends as soon as the test
+    decides after a pair, ``games`` being the most it plays; the result holds the test
+    (:meth:`MatchResult.decision`).
 
     ``workers`` > 1 plays games in parallel processes (``backend="local"``) or as Ray
     tasks (``backend="ray"``, connecting to ``ray_address``); the players are then
     pickled into the workers (MCTS and random players are; engine clients are not).  The
     games and the result are the same as a serial run's, in game order, as long as the
-    players' searches are reproducible (seeded, with iteration limits)."""
+    players' searches are reproducible (seeded, with iteration limits); a match ended by
+    its SPRT stops the games still running."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise SettingsError(f"workers must be a positive int, not {workers!r}")
     if backend not in ("local", "ray"):
         raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
+    if sprt is not None and not isinstance(sprt, SPRT):
+        raise TypeError(f"sprt must be an SPRT, not {type(sprt).__name__}")
+    if isinstance(openings, str):
+        openings = openings_for(openings, (games + 1) // 2)
 
     def opening(g: int) -> Optional[Board]:
+        # Each opening serves two games in a row, one for each colour, in turn.
         return openings[(g // 2) % len(openings)] if openings else None
 
-    result = MatchResult()
+    result = MatchResult(sprt=sprt)
     finished: Dict[int, Tuple[Board, List[float]]] = {}
     next_game = 0
 
-    def collect(g: int, outcome: Tuple[Board, List[float]]) -> None:
+    def collect(g: int, outcome: Tuple[Board, List[float]]) -> bool:
+        """Record the games finished in game order; True once the SPRT has decided."""
         nonlocal next_game
         finished[g] = outcome
-        while next_game in finished:              # report in game order
+        while next_game in finished:
             final, times = finished.pop(next_game)
             _record(result, next_game, final, times)
             if on_game is not None:
                 on_game(next_game, final, result)
             next_game += 1
+            if next_game % 2 == 0 and result.decision() is not None:
+                return True
+        return False
 
     try:
         with Workers(workers, backend, ray_address) as pool:
             for g, outcome in pool.run(_play_pairing, [(first, second, g, opening(g))
                                                        for g in range(games)]):
-                collect(g, outcome)
+                if collect(g, outcome):
+                    pool.abandon()            # the games still running are not needed
+                    break
     except WorkersDied as exc:
         raise RuntimeError(f"the match stopped after {result.played} games: {exc}") from None
     return result
-
-
-def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
-    """Distinct positions after ``plies`` random moves from the start, for fairer matches."""
-    import random
-    rng = random.Random(seed)
-    seen: Set[Board] = set()
-    out: List[Board] = []
-    attempts = 0
-    while len(out) < count and attempts < count * 100:
-        attempts += 1
-        b = Board()
-        for _ in range(plies):
-            moves = list(b.legal_moves)
-            if not moves:
-                break
-            b.push(rng.choice(moves))
-        if not b.is_game_over() and b not in seen:
-            seen.add(b)
-            out.append(b)
-    return out
 
 
 # -- tournaments ---------------------------------------------------------------------------------
@@ -265,7 +287,7 @@ class Tournament:
 
 
 def round_robin(players: Dict[str, Any], games_per_pair: int,
-                openings: Optional[Sequence[Board]] = None, workers: int = 1,
+                openings: Union[Sequence[Board], str, None] = "balanced", workers: int = 1,
                 backend: str = "local", ray_address: Optional[str] = None,
                 on_pair: Optional[Callable[[str, str, MatchResult], None]] = None) -> Tournament:
     """Every player against every other, ``games_per_pair`` games each (colours and
@@ -273,6 +295,8 @@ def round_robin(players: Dict[str, Any], games_per_pair: int,
     if len(players) < 2:
         raise SettingsError("a tournament needs at least two players")
     names = list(players)
+    if isinstance(openings, str):               # read (or drawn) once for every pairing
+        openings = openings_for(openings, (games_per_pair + 1) // 2)
     results: Dict[Tuple[int, int], MatchResult] = {}
     for i in range(len(names)):
         for j in range(i + 1, len(names)):

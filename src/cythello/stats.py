@@ -52,7 +52,7 @@ def elo_of(score: float) -> float:
 
 def score_of(elo: float) -> float:
     """The expected score of a player ``elo`` Elo stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def _wilson(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
@@ -112,10 +112,11 @@ def mean_interval(values: Sequence[float]) -> Tuple[float, float]:
     return mean, t_quantile_975(n - 1) * sd / math.sqrt(n)
 
 
-def _regularised(counts: np.ndarray) -> np.ndarray:
+def _regularised(counts: "Union[Sequence[int], np.ndarray]") -> np.ndarray:
     """Pentanomial counts (last axis: the five cells) with empty cells at EMPTY_CELL."""
-    counts = np.asarray(counts, dtype=float)
-    return np.where(counts > 0, counts, EMPTY_CELL)
+    array = np.asarray(counts, dtype=float)
+    out: np.ndarray = np.where(array > 0, array, EMPTY_CELL)
+    return out
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,8 @@ def _constrained_lambda(p: np.ndarray, s: np.ndarray) -> np.ndarray:
         g = (p * d / (1 + mid[:, None] * d)).sum(axis=1)
         low = np.where(g > 0, mid, low)
         high = np.where(g > 0, high, mid)
-    return (low + high) / 2
+    lam: np.ndarray = (low + high) / 2
+    return lam
 
 
 def llr(counts: Union[Sequence[int], np.ndarray], elo0: float, elo1: float) -> np.ndarray:

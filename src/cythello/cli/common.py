@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+import threading
+from typing import IO, TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from .._files import write_atomic
+from .._files import check_writable, write_atomic
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
@@ -152,14 +153,12 @@ def engine_player(args: argparse.Namespace) -> EnginePlayer:
     return player_from_args(args)
 
 
-# Multi-ProbCut's width for --search alphabeta, chosen by matches (docs/results/strength.md).
-ENGINE_PROBCUT = 1.5
 _TREE_ONLY = (("exploration", "--exploration"), ("rollout", "--rollout"),
               ("parallel", "--parallel"), ("max_nodes", "--max-nodes"))
 
 
 def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
-    """An AlphaBetaPlayer (Multi-ProbCut at :data:`ENGINE_PROBCUT`) with the preset's
+    """An AlphaBetaPlayer (with its default Multi-ProbCut, as in Python) with the preset's
     limits (its iterations as nodes) and book unless the command line says otherwise; the
     tree searches' own options are refused by name."""
     from ..search.alphabeta import AlphaBetaPlayer
@@ -167,7 +166,8 @@ def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
             "(--search alphabeta)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
     threads = getattr(args, "threads", None)
-    return AlphaBetaPlayer(probcut=ENGINE_PROBCUT, seed=args.seed, threads=threads or 1,
+    return AlphaBetaPlayer(seed=args.seed,
+                           threads=1 if threads is None else threads,
                            **_budget(args, preset, "nodes"), **_book_options(args))
 
 
@@ -222,17 +222,66 @@ def say(text: str = "", stream: Optional[IO[str]] = None) -> None:
 
 def check_output(path: str, what: str) -> None:
     """Refuse now, before a long computation, an output file that cannot be written (a
-    missing folder, a folder of that name, no permission); nothing is left behind."""
-    existed = os.path.lexists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise SettingsError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
-    if not existed:
-        os.unlink(path)
+    missing folder, a folder of that name, no permission); nothing is left behind, and a
+    device or FIFO is not opened (it is written through later)."""
+    check_writable(path, what, SettingsError)
 
 
 def write_output(path: str, text: str, what: str) -> None:
     """Write an output file whole (atomically), or say in one line why it cannot be."""
     write_atomic(path, text.encode("utf-8"), what, SettingsError)
+
+
+class StatusLine:
+    """While a long step runs, a line on stderr that shows ``text()`` every ``interval``
+    seconds and is cleared at the end, only on a terminal (off one, nothing).  Output of
+    the command's own goes through :meth:`say`, which clears the line first so that the
+    two never share a row.
+
+        with StatusLine(lambda: f"{done} of {total}") as status:
+            status.say("a result line")
+    """
+
+    def __init__(self, text: Callable[[], str], interval: float = 1.0,
+                 stream: Optional[IO[str]] = None) -> None:
+        self.text, self.interval = text, interval
+        self.stream = stream or sys.stderr
+        self.shown = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+
+    def __enter__(self) -> "StatusLine":
+        if self.shown:
+            self._thread = threading.Thread(target=self._run, name="cythello-status",
+                                            daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._clear()
+
+    def _run(self) -> None:
+        while not self._done.wait(self.interval):
+            line = self.text()
+            with self._lock:
+                self.stream.write("\r\033[K" + line)
+                self.stream.flush()
+
+    def _clear(self) -> None:
+        if self.shown:
+            with self._lock:
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+
+    def say(self, text: str = "") -> None:
+        """A line of the command's output, with the status line out of its way (it comes
+        back at its next update)."""
+        with self._lock:
+            if self.shown:
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+            say(text)

@@ -4,37 +4,45 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Any, List
+from typing import Any
 
-from .._files import read_text
 from ..core._board import Board
-from ..errors import InvalidBoardError, SettingsError
-from ..match import MatchResult, random_openings, round_robin, run_match
+from ..errors import SettingsError
+from ..match import MatchResult, round_robin, run_match
+from ..openings import OPENINGS_HELP, openings_for
 from ..players import SPEC_HELP, make_player
 from ..records.ggf import GgfGame, write_ggf
-from ..records.position import board_from_text
-from .common import check_output, say, write_output
-
-
-def read_openings(path: str) -> List[Board]:
-    """Start positions from a file: one transcript, board string or OBF line each."""
-    boards = []
-    # As every record reader: a regular file of bounded size, UTF-8 (a BOM dropped).
-    text = read_text(path, "openings file", InvalidBoardError)
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith(("%", "#")):
-            try:
-                boards.append(board_from_text(line))
-            except ValueError as exc:
-                raise InvalidBoardError(f"{path}, line {n}: {exc}") from None
-    if not boards:
-        raise InvalidBoardError(f"no openings in {path}")
-    return boards
+from ..stats import SPRT
+from .common import StatusLine, check_output, say, write_output
 
 
 def describe(result: MatchResult, first: str, second: str) -> str:
-    """The score from the first player's side, said so."""
-    return f"{first} against {second}, from {first}'s side: {result.summary()}"
+    """The score from the first player's side, said so, and how its pairs scored."""
+    return (f"{first} against {second}, from {first}'s side: {result.summary()}\n"
+            f"  {result.pairs_summary()}")
+
+
+def _openings_name(spec: str) -> str:
+    """``balanced openings``, ``random 6-ply openings``, ``the openings of FILE``."""
+    if spec == "balanced":
+        return "balanced openings"
+    if spec == "random" or spec.startswith("random:"):
+        return f"random {spec.partition(':')[2] or '4'}-ply openings"
+    return f"the openings of {spec}"
+
+
+def game_line(g: int, games: int, final: Board, first: str, second: str) -> str:
+    """``game 2/10: expert (white) won 34-30 against medium``: the first player's colour,
+    result and discs, its own first."""
+    outcome = final.outcome()
+    assert outcome is not None
+    black = g % 2 == 0
+    mine, theirs = ((outcome.black, outcome.white) if black
+                    else (outcome.white, outcome.black))
+    margin = outcome.score if black else -outcome.score
+    verb = "won" if margin > 0 else "lost" if margin < 0 else "drew"
+    return (f"game {g + 1}/{games}: {first} ({'black' if black else 'white'}) {verb} "
+            f"{mine}-{theirs} against {second}")
 
 
 def _time_left(started: float, done: int, total: int) -> str:
@@ -49,7 +57,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     """``cythello match``: games with alternating colours, progress, Elo, GGF/SVG."""
     if args.games < 1:
         raise SettingsError(f"--games must be at least 1, not {args.games}")
-    openings = read_openings(args.openings) if args.openings else None
+    sprt = SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
+    openings = openings_for(args.openings, (args.games + 1) // 2, args.seed)
     for path, what in ((args.ggf, "GGF file"), (args.svg, "SVG file")):
         if path:
             check_output(path, what)          # before the games, not after them
@@ -68,22 +77,36 @@ def cmd_match(args: argparse.Namespace) -> int:
     started = time.monotonic()
     workers = "on Ray" if backend == "ray" else (
         f"on {args.workers} worker processes" if args.workers > 1 else "one at a time")
-    say(f"{args.games} games of {args.first} against {args.second}, {workers}; a line as "
+    starts = ("from the start position" if openings is None else
+              f"from {_openings_name(args.openings)}, each played with both colours")
+    most = f"up to {args.games} games (until the SPRT decides)" if sprt else f"{args.games} games"
+    say(f"{most} of {args.first} against {args.second} {starts}, {workers}; a line as "
         "each game ends")
 
-    def progress(g: int, final: Board, result: Any) -> None:
-        nonlocal played
-        played = g + 1
-        o = final.outcome()
-        assert o is not None
-        colour = "black" if g % 2 == 0 else "white"
-        say(f"game {g + 1}/{args.games}: {args.first} ({colour}) {o.result()}  "
-            f"[{args.first}: {result.summary()}]{_time_left(started, played, args.games)}")
+    last = time.monotonic()            # when the last game ended (or the match began)
 
+    def progress(g: int, final: Board, result: MatchResult) -> None:
+        nonlocal played, last
+        played, last = g + 1, time.monotonic()
+        line = game_line(g, args.games, final, args.first, args.second)
+        status.say(f"{line}  [{args.first}: {result.summary()}]"
+                   f"{_time_left(started, played, args.games)}")
+        if sprt is not None and g % 2 == 1:
+            status.say(f"  {sprt.describe(result.pentanomial())}")
+
+    def running() -> str:
+        at_once = min(args.workers, args.games - played) if backend == "local" else 1
+        games = (f"game {played + 1}" if at_once <= 1
+                 else f"games {played + 1}-{played + at_once}")
+        return (f"  playing {games} of {args.games}: {time.monotonic() - last:.0f} s since "
+                f"the last result, {(time.monotonic() - started) / 60:.1f} min in all")
+
+    status = StatusLine(running)
     try:
-        result = run_match(first, second, args.games, openings=openings, on_game=progress,
-                           workers=args.workers, backend=backend,
-                           ray_address=args.ray or None)
+        with status:
+            result = run_match(first, second, args.games, openings=openings,
+                               on_game=progress, workers=args.workers, backend=backend,
+                               ray_address=args.ray or None, sprt=sprt)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(f"after {played} of {args.games} games") from None
     finally:
@@ -104,24 +127,36 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.svg_dir:
         os.makedirs(args.svg_dir, exist_ok=True)
         for g, final in enumerate(result.games, 1):
-            with open(os.path.join(args.svg_dir, f"game-{g:03d}.svg"), "w",
-                      encoding="utf-8") as fh:
-                fh.write(final.to_svg())
+            write_output(os.path.join(args.svg_dir, f"game-{g:03d}.svg"), final.to_svg(),
+                         "SVG file")
         say(f"wrote {len(result.games)} final positions to {args.svg_dir}")
     return 0
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("match", help="engine against engine",
-                       description="Games with alternating colours between two players; each "
-                                   "pair of games shares an opening when --openings are "
-                                   "given.  The score is the first player's.")
+                       description="Games between two players, each opening played twice "
+                                   "with the colours swapped (balanced 8-move openings "
+                                   "unless --openings says otherwise).  The score is the "
+                                   "first player's: Elo and disc margin over the pairs of "
+                                   "games, with 95% intervals; --sprt ends the match when "
+                                   "a sequential test decides.")
     p.add_argument("first", help="the first player: " + SPEC_HELP)
     p.add_argument("second", help="the second player (same forms)")
     p.add_argument("--games", "-g", type=int, default=10,
                    help="number of games (default: %(default)s; colours alternate)")
-    p.add_argument("--openings", help="file of start positions (transcripts or board strings), "
-                                      "each used for a pair of games")
+    p.add_argument("--openings", default="balanced",
+                   help="the start of each pair of games: " + OPENINGS_HELP)
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="stop as soon as a sequential probability ratio test decides "
+                        "between Elo ELO0 and ELO1 for the first player (--games: the most "
+                        "played)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="the SPRT's chance of accepting ELO1 when ELO0 holds "
+                        "(default: %(default)s)")
+    p.add_argument("--beta", type=float, default=0.05,
+                   help="the SPRT's chance of accepting ELO0 when ELO1 holds "
+                        "(default: %(default)s)")
     p.add_argument("--workers", type=int, default=1,
                    help="games played at once in worker processes (default: 1)")
     p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
@@ -129,7 +164,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--ggf", help="write every game to this GGF file")
     p.add_argument("--svg", help="write a picture of the last final position")
     p.add_argument("--svg-dir", help="write a picture of every final position (game-NNN.svg)")
-    p.add_argument("--seed", type=int, help="seed for cythello players (the second gets seed+1)")
+    p.add_argument("--seed", type=int, help="seed for cythello players (the second gets "
+                                            "seed+1) and for the order of the openings")
     p.set_defaults(func=cmd_match)
 
 
@@ -141,11 +177,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise SettingsError("external engines play serially: drop --workers")
     players = {spec: make_player(spec, None if args.seed is None else args.seed + k)
                for k, spec in enumerate(args.players)}
-    openings = (read_openings(args.openings) if args.openings
-                else random_openings(max(1, args.games // 2), plies=4, seed=args.seed or 0))
+    openings = openings_for(args.openings, (args.games + 1) // 2, args.seed)
 
     def progress(a: str, b: str, result: MatchResult) -> None:
         say(f"{a} against {b}: {result.summary()}")
+        say(f"  {result.pairs_summary()}")
 
     try:
         tournament = round_robin(players, args.games, openings=openings, workers=args.workers,
@@ -160,14 +196,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def add_tournament_parser(sub: Any) -> None:
     p = sub.add_parser("tournament", help="a round robin between several players",
-                       description="Every player against every other, with paired random "
-                                   "4-ply openings (or --openings); prints a crosstable and "
-                                   "Elo ratings from a Bradley-Terry fit.")
+                       description="Every player against every other, each opening played "
+                                   "with both colours (balanced openings unless --openings "
+                                   "says otherwise); prints a crosstable and Elo ratings "
+                                   "from a Bradley-Terry fit.")
     p.add_argument("players", nargs="+", help="two or more players: " + SPEC_HELP)
     p.add_argument("--games", "-g", type=int, default=10,
                    help="games per pair (default: %(default)s)")
-    p.add_argument("--openings", help="file of start positions, each used for a pair of games")
+    p.add_argument("--openings", default="balanced",
+                   help="the start of each pair of games: " + OPENINGS_HELP)
     p.add_argument("--workers", type=int, default=1,
                    help="games played at once in worker processes (default: 1)")
-    p.add_argument("--seed", type=int, help="seed for cythello players (player k gets seed+k)")
+    p.add_argument("--seed", type=int, help="seed for cythello players (player k gets seed+k) "
+                                            "and for the order of the openings")
     p.set_defaults(func=cmd_tournament)

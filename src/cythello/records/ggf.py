@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence
 
-from .._files import read_text
+from .._files import read_text, write_atomic
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from ..squares import BLACK, parse_move, record_move
@@ -65,11 +65,20 @@ class GgfGame:
     def from_board(cls, board: Board, black: str = "", white: str = "",
                    evals: Optional[Sequence[Optional[float]]] = None,
                    times: Optional[Sequence[Optional[float]]] = None, **tags: str) -> "GgfGame":
-        """A record of ``board``'s move stack, from the position before its first move."""
+        """A record of ``board``'s move stack, from the position before its first move.
+        ``evals`` and ``times`` belong to the last moves of the stack when they are fewer
+        (a match's times are those of the moves played after its opening)."""
         stack = board.move_stack
-        evals = evals or [None] * len(stack)
-        times = times or [None] * len(stack)
-        game = cls(board.root(), [GgfMove(m, e, t) for m, e, t in zip(stack, evals, times)])
+
+        def aligned(values: Optional[Sequence[Optional[float]]], what: str
+                    ) -> List[Optional[float]]:
+            values = list(values or [])
+            if len(values) > len(stack):
+                raise ValueError(f"{len(values)} {what} for {len(stack)} moves")
+            return [None] * (len(stack) - len(values)) + values
+
+        game = cls(board.root(), [GgfMove(m, e, t) for m, e, t in
+                                  zip(stack, aligned(evals, "evals"), aligned(times, "times"))])
         game.tags.update({"GM": "Othello", "PC": "cythello", "PB": black, "PW": white, "TY": "8"})
         game.tags.update(tags)
         outcome = board.outcome()
@@ -204,7 +213,7 @@ def read_ggf(path: str) -> List[GgfGame]:
 
 
 def write_ggf(path: str, games: List[GgfGame]) -> None:
-    """Write games to a file, one record per line."""
-    with open(path, "w", encoding="utf-8") as fh:
-        for game in games:
-            fh.write(game.to_ggf() + "\n")
+    """Write games to a file, one record per line (whole or not at all; a device or FIFO
+    is written through); a path that cannot be written is an ``OSError`` naming it."""
+    text = "".join(game.to_ggf() + "\n" for game in games)
+    write_atomic(path, text.encode("utf-8"), "GGF file", OSError)
