@@ -1,6 +1,8 @@
-"""The fourth audit's findings, each as the test that failed before its fix: every file read
-through one bounded reader, book records that make sense, engines that quit at once, output
-paths checked before the work.  (The concurrency contract: test_contract.py.)"""
+"""The fourth and fifth audits' findings, each as the test that failed before its fix: every
+file read through one bounded reader, book records that make sense, engines that quit at
+once, output paths checked before the work and never replacing a device, array files
+bounded by what they hold and written whole.  (The concurrency contract:
+test_contract.py.)"""
 import io
 import json
 import os
@@ -19,7 +21,7 @@ import cythello as cy
 from cythello.book import Book
 from cythello.book._keys import canonical
 from cythello.book.file import FORMAT_VERSION, MAGIC, NO_MOVE, RECORD, VALUE_SCALE
-from cythello.cli.match import read_openings
+from cythello.openings import read_openings
 from cythello.errors import BookError, InvalidBoardError
 from cythello.selfplay.shards import ShardError, read_shard
 
@@ -244,3 +246,319 @@ def test_gtp_command_line_limits_win_over_the_controllers_clock():
         call = player.calls[-1]
         assert isinstance(call["clock"], Clock)
         assert (call.get("iterations"), call.get("time_limit")) == expected
+
+
+# == The fifth audit ================================================================================
+# -- output paths that cannot replace a device (finding 1) ------------------------------------------
+
+ROOT_ONLY = pytest.mark.skipif(not POSIX or os.geteuid() != 0,
+                               reason="making a device node needs root")
+
+
+def _null_device(tmp_path):
+    """A character device like /dev/null, made here (never /dev itself)."""
+    import stat
+    path = tmp_path / "null"
+    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    return path
+
+
+@ROOT_ONLY
+def test_an_output_that_is_a_device_is_written_through_not_replaced(tmp_path):
+    import stat
+    from cythello._files import write_atomic
+    device = _null_device(tmp_path)
+    write_atomic(device, b"x" * 100, "test output", OSError)
+    assert stat.S_ISCHR(os.stat(device).st_mode)
+    out = run_cli(["analyse", "f5d6", "--iterations", "200", "--svg", str(device)])
+    assert out.returncode == 0, out.stderr
+    from cythello.book.store import default_book
+    default_book().save(device)
+    assert stat.S_ISCHR(os.stat(device).st_mode)          # still the device
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]   # no .part left
+
+
+@pytest.mark.skipif(not POSIX, reason="FIFOs are POSIX")
+def test_an_output_fifo_is_written_through_or_refused_never_waited_on(tmp_path):
+    import threading
+    from cythello._files import write_atomic
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = run_cli(["analyse", "f5d6", "--iterations", "200", "--svg", str(fifo)], timeout=60)
+    assert out.returncode == 2 and "nothing is reading it" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    for _ in range(200):                                # until the reader has opened it
+        try:
+            write_atomic(fifo, b"through the pipe", "test output", OSError)
+            break
+        except OSError as exc:
+            assert "nothing is reading it" in str(exc)
+            import time
+            time.sleep(0.01)
+    reader.join(10)
+    assert got == [b"through the pipe"] and os.path.exists(fifo)
+
+
+def test_outputs_replace_files_whole_and_write_through_links(tmp_path):
+    from cythello._files import write_atomic
+    target = tmp_path / "real.txt"
+    target.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomic(link, b"new", "test output", OSError)
+    assert link.is_symlink() and target.read_text() == "new"
+    with pytest.raises(OSError, match="it is a folder"):
+        write_atomic(tmp_path, b"x", "test output", OSError)
+    # A write that fails half-way leaves neither a file nor its temporary.
+    fresh = tmp_path / "fresh.bin"
+    real_replace = os.replace
+
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+    os.replace = full_disk
+    try:
+        with pytest.raises(OSError, match="No space left"):
+            write_atomic(fresh, b"data", "test output", OSError)
+    finally:
+        os.replace = real_replace
+    assert not fresh.exists() and not (tmp_path / "fresh.bin.part").exists()
+
+
+def test_the_ggf_and_svg_outputs_of_a_match_go_through_the_same_writer(tmp_path):
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "game-001.svg").mkdir()                  # a folder where a picture goes
+    out = run_cli(["match", "random", "random", "--games", "2", "--openings", "start",
+                   "--svg-dir", str(folder)])
+    assert out.returncode == 2 and "cannot write SVG file" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+# -- array files: bounded by what they really hold (finding 4), written whole (finding 5) ----------
+
+def test_an_array_file_claiming_far_more_than_it_holds_is_refused_before_inflating(tmp_path):
+    path = tmp_path / "shard-000000.npz"
+    header = io.BytesIO()
+    np.lib.format.write_array(header, np.zeros(1, np.uint8))
+    head = header.getvalue().replace(b"(1,)", b"(200000000,)".ljust(4))
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        with zf.open("black.npy", "w", force_zip64=True) as member:
+            member.write(head)
+            chunk = bytes(1 << 20)
+            for _ in range(200):                        # 200 MB of zeros: about 200 KB
+                member.write(chunk)
+    assert path.stat().st_size < 1 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ShardError, match="not a file of cythello's arrays"):
+            read_shard(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20                              # nothing inflated
+
+
+def test_a_damaged_training_cache_is_computed_again(tmp_path):
+    from cythello._files import write_npz
+    from cythello.errors import SettingsError
+    from cythello.training.pipeline import _cached
+    cache = tmp_path / "labels-r0-stage00.npz"
+    write_npz(cache, {"labels": np.arange(5.0)}, "training cache", SettingsError)
+    assert list(_cached(cache, ("labels",), 5)["labels"]) == [0, 1, 2, 3, 4]
+    assert _cached(cache, ("labels",), 6) is None       # written for other positions
+    assert _cached(cache, ("labels", "own"), None) is None
+    cache.write_bytes(cache.read_bytes()[:40])          # cut short, as by a full disk
+    assert _cached(cache, ("labels",), 5) is None
+    assert _cached(tmp_path / "missing.npz", ("labels",)) is None
+
+
+# -- players freed by their last reference (finding 2) ----------------------------------------------
+
+@pytest.mark.parametrize("spec", ["mcts:time=0.05,threads=2,reuse_tree=1",
+                                  "puct:time=0.05,threads=2",
+                                  "alphabeta:time=0.05,threads=2,probcut=1.5"])
+def test_a_dropped_pondering_player_is_freed_at_once_without_the_cycle_collector(spec):
+    import gc
+    import threading
+    import weakref
+    board = cy.Board.from_transcript("f5d6c3d3c4f4")
+    before = set(threading.enumerate())
+    gc.disable()                     # the cycle collector would hide a reference cycle
+    try:
+        player = cy.make_player(spec)
+        player.search(board)
+        player.ponder(board)
+        assert player.pondering
+        ref = weakref.ref(player)
+        del player
+        assert ref() is None         # freed by its reference count alone
+        for thread in set(threading.enumerate()) - before:
+            thread.join(30)          # its pondering ended with it
+            assert not thread.is_alive()
+    finally:
+        gc.enable()
+
+
+# -- threads and the hand-off to alpha-beta (finding 3) ---------------------------------------------
+
+@pytest.mark.parametrize("spec", ["puct:time=0.01,alphabeta_empties=30",
+                                  "mcts:time=0.01,alphabeta_empties=30"])
+def test_searches_from_two_threads_with_the_alphabeta_hand_off(spec):
+    import random
+    import threading
+    rng = random.Random(1)
+    boards = []
+    while len(boards) < 20:                  # on both sides of the hand-off
+        board = cy.Board()
+        plies = rng.choice([20, 30, 36, 40])
+        while board.ply < plies and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over():
+            boards.append(board)
+    player = cy.make_player(spec)
+    errors, moves = [], []
+
+    def work(seed):
+        r = random.Random(seed)
+        for _ in range(25):
+            board = r.choice(boards)
+            try:
+                move = player.search(board).best_move
+                moves.append(board.is_legal(move))
+            except Exception as exc:             # the phase switched under a running search
+                errors.append(repr(exc))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(moves) == 50 and all(moves)
+
+
+# -- a stop while pondering starts (finding 9) ------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["puct:time=0.05", "mcts:time=0.05,reuse_tree=1",
+                                  "alphabeta:time=0.05,probcut=1.5"])
+def test_a_stop_while_pondering_starts_ends_the_pondering(spec):
+    import threading
+    import time
+    board = cy.Board.from_transcript("f5d6c3d3c4f4")
+    player = cy.make_player(spec)
+    lost = 0
+    for i in range(40):
+        starter = threading.Thread(target=player.ponder, args=(board,))
+        starter.start()
+        time.sleep(0.0005 * (i % 5))
+        player.stop()
+        starter.join()
+        deadline = time.monotonic() + 2.0        # a stopped pondering returns soon
+        while player.pondering and time.monotonic() < deadline:
+            time.sleep(0.005)
+        lost += player.pondering
+        player.stop_pondering()
+    assert lost == 0
+
+
+# -- weights at their extremes (finding 10) ---------------------------------------------------------
+
+@pytest.mark.parametrize("value", [32767, -32768])
+def test_extreme_weights_give_scores_within_the_game_and_searches_that_end(tmp_path, value):
+    from cythello.eval.weights import load_weights, read_weights, save_weights
+    packed, _ = read_weights(os.path.join(os.path.dirname(cy.__file__), "eval",
+                                          "default.weights"))
+    path = tmp_path / "extreme.weights"
+    save_weights(path, np.full_like(packed, value), {"test": "every weight at an extreme"})
+    weights = load_weights(path)
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    assert abs(cy.evaluate(board, weights)) <= 64
+    for _ in range(3):
+        result = cy.AlphaBetaPlayer(time_limit=0.05, probcut=1.5, eval_weights=str(path)).search(board)
+        assert 0.0 <= result.win_rate <= 1.0 and abs(result.value) <= 64
+    deep = cy.AlphaBetaPlayer(depth=8, eval_weights=str(path))
+    assert board.is_legal(deep.search(board).best_move)   # it used to take minutes
+
+
+def test_win_rates_of_any_value():
+    from cythello.search.results import win_rate_of
+    assert win_rate_of(-1e6) == 0.0 and win_rate_of(1e6) == 1.0 and win_rate_of(0) == 0.5
+
+
+# -- settings that accepted infinity, and smaller findings (8, 11) ----------------------------------
+
+def test_bench_seconds_must_be_finite():
+    for bad in ("inf", "nan", "-1", "0"):
+        out = run_cli(["bench", "--seconds", bad], timeout=30)
+        assert out.returncode == 2 and "seconds must be" in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_specs_name_what_is_wrong_briefly_and_refuse_repeated_keys():
+    from cythello.errors import SettingsError
+    with pytest.raises(SettingsError) as info:
+        cy.make_player("mcts:" + "x" * 1_000_000)
+    assert len(str(info.value)) < 1000 and "1,000,005 characters" in str(info.value)
+    with pytest.raises(SettingsError, match="'time_limit' is given twice"):
+        cy.make_player("mcts:time=1,time=2")
+    with pytest.raises(SettingsError, match="'iterations' is given twice"):
+        cy.make_player("puct:sims=10,iterations=20")
+    out = run_cli(["analyse", "f5d6", "--search", "alphabeta", "--threads", "0"])
+    assert out.returncode == 2 and "threads must be between 1" in out.stderr
+
+
+def test_a_level_spec_changes_its_search_settings():
+    expert = cy.make_player("expert:time=1")
+    assert type(expert).__name__ == "PUCTPlayer"
+    assert expert.settings.time_limit == 1.0 and expert.settings.iterations is None
+    assert expert.settings.endgame_by_time             # the rest is the level's
+    medium = cy.make_player("medium:time=0.5,book=none")
+    assert medium.settings.iterations is None and medium.book is None
+    easy = cy.make_player("easy:iterations=50")
+    assert easy.settings.iterations == 50 and easy.settings.time_limit is None
+
+
+@pytest.mark.skipif(not POSIX, reason="the engine is the POSIX yes(1)")
+def test_an_engine_that_never_answers_is_one_line_with_its_timeout():
+    import shutil
+    if shutil.which("yes") is None:
+        pytest.skip("no yes(1)")
+    from cythello.protocols.engine import EngineTimeoutError, popen_gtp
+    with pytest.raises(EngineTimeoutError, match=r"did not answer within 0\.5 s"):
+        popen_gtp("yes", timeout=0.5)
+
+
+# -- the training command's bad arguments (finding 7) -----------------------------------------------
+
+@pytest.mark.parametrize("extra", [["--rounds", "0"], ["--games", "-5"], ["--workers", "0"],
+                                   ["--seed", "-1"], ["--huber", "-1"], ["WORKDIR-IS-A-FILE"],
+                                   ["--out", "MISSING/x.weights"]])
+def test_the_training_command_refuses_bad_arguments_in_one_line_before_any_work(
+        tmp_path, capsys, extra):
+    from cythello.training.__main__ import main
+    workdir, out = tmp_path / "work", tmp_path / "out.weights"
+    if extra == ["WORKDIR-IS-A-FILE"]:
+        workdir.write_text("a file")
+        extra = []
+    extra = [e.replace("MISSING", str(tmp_path / "no" / "such")) for e in extra]
+    code = main(["--preset", "tiny", "--workdir", str(workdir), "--out", str(out)] + extra)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith("python -m cythello.training: ")
+    assert not (workdir.is_dir() and any(workdir.iterdir()))      # no work was done
+
+
+@pytest.mark.parametrize("extra", [["--positions", "0"], ["--selfplay", "NOWHERE"],
+                                   ["--out", "MISSING/x.weights"], ["--seed", "-2"]])
+def test_the_calibrate_command_refuses_bad_arguments_in_one_line(tmp_path, capsys, extra):
+    from cythello.training.__main__ import main
+    weights = os.path.join(os.path.dirname(cy.__file__), "eval", "default.weights")
+    args = {"--selfplay": str(tmp_path), "--out": str(tmp_path / "c.weights")}
+    for key, value in zip(extra[::2], extra[1::2]):
+        args[key] = value.replace("NOWHERE", str(tmp_path / "nowhere")).replace(
+            "MISSING", str(tmp_path / "no" / "such"))
+    code = main(["calibrate", weights] + [x for kv in args.items() for x in kv])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith("python -m cythello.training calibrate: ")

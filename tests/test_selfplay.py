@@ -1,5 +1,6 @@
 """Self-play data: the schema against a replay of the moves, identical shards whatever the
 workers or the backend, resuming, dead workers, bad paths; matches in parallel."""
+import math
 import multiprocessing
 import os
 
@@ -242,3 +243,24 @@ def test_round_robin_crosstable_and_ratings():
                                         (0, 2): MatchResult(4, 0, 0)})
     a, b, c = made.ratings()
     assert a > b > c
+
+
+@pytest.mark.parametrize("temperature", [math.inf, 1e-9, 1e6])
+def test_any_positive_temperature_draws_only_searched_moves(tmp_path, temperature):
+    # An infinite temperature made visits ** 0 weigh every square alike, illegal ones too
+    # ("g2 is not legal for black"); a tiny one overflowed the powers.
+    out = tmp_path / "run"
+    selfplay.generate(2, out, seed=3, iterations=30, games_per_shard=2, progress=False,
+                      temperature=temperature, temperature_moves=60)
+    data = selfplay.load(out)
+    selfplay.replay_check(data)
+    assert len(set(data["game"].tolist())) == 2
+
+
+def test_visit_weights_at_the_edges():
+    from cythello.search.puct import visit_weights
+    visits = np.array([0, 3, 0, 12, 1])
+    assert list(visit_weights(visits, math.inf)) == [0, 1, 0, 1, 1]
+    assert list(visit_weights(visits, 1.0)) == pytest.approx([0, 0.25, 0, 1, 1 / 12])
+    assert list(visit_weights(visits, 1e-9)) == [0, 0, 0, 1, 0]
+    assert list(visit_weights(np.zeros(3), 1.0)) == [0, 0, 0]

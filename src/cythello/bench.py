@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterator
 
+from ._checks import check_number
 from .core._board import Board
 from .core._perft import perft
 from .search._mcts import NODE_BYTES, SearchTree
@@ -13,6 +14,7 @@ from .search.players import MCTSPlayer
 from .search.settings import SearchSettings
 
 MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
+MAX_BENCH_SECONDS = 3600.0
 
 
 def _rate(fn: Callable[[], int], seconds: float) -> float:
@@ -23,7 +25,10 @@ def _rate(fn: Callable[[], int], seconds: float) -> float:
 
 
 def run_bench(seconds: float = 1.0) -> Iterator[str]:
-    """The table's lines, each measured as it is yielded."""
+    """The table's lines, each measured as it is yielded (``seconds`` a figure: more than
+    0 and at most an hour)."""
+    seconds = check_number("seconds", seconds, 0, MAX_BENCH_SECONDS, low_open=True,
+                           range_text="more than 0 and at most 3600 seconds")
     start_board, mid = Board(), Board.from_transcript(MIDGAME)
     yield f"{'figure':<42}{'value':>14}"
     def batch() -> int:

@@ -2,6 +2,7 @@
 line, match workers, benchmarks and scripts alike::
 
     cythello.make_player("expert")                       # a level: the search that won it
+    cythello.make_player("expert:time=1")                # the level at 1 s a move
     cythello.make_player("mcts:time=0.5,threads=2")      # MCTSPlayer settings
     cythello.make_player("puct:time=1,batch_size=16")    # PUCTPlayer with the evaluation
     cythello.make_player("alphabeta:depth=6")
@@ -17,13 +18,14 @@ from typing import Any, Callable, Dict, Iterable, Optional
 from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
 from .search.players import MCTSPlayer, RandomPlayer
-from .search.presets import LEVEL_SEARCH, PRESETS, PUCT_EVALUATORS, PUCT_LEVELS
+from .search.presets import LEVEL_SEARCH, LEVELS, PRESETS
 from .search.settings import parse_setting, setting_names
 
 __all__ = ["make_player", "level_player", "SPEC_HELP"]
 
 # What a spec can be, for help texts.
-SPEC_HELP = ("a preset (easy, medium, hard, expert), random, mcts:key=value,... (any "
+SPEC_HELP = ("a preset (easy, medium, hard, expert; expert:time=1 changes its search's "
+             "settings), random, mcts:key=value,... (any "
              "MCTSPlayer setting, e.g. mcts:time=0.5,leaf_eval=1), puct:key=value,... "
              "(PUCTPlayer with the pattern evaluation, e.g. puct:time=1,batch_size=16), "
              "alphabeta:depth=N or alphabeta:time=S[,probcut=T], gtp:COMMAND or nboard:COMMAND (an "
@@ -42,6 +44,18 @@ def _typed(table: Dict[str, Callable[[str], Any]],
     return parse
 
 
+# The most of a spec (or of one of its keys) an error message repeats.
+SHOWN = 60
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: in full if short, else its start and its
+    length (a 1 MB spec is no 1 MB message)."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
+
+
 def _parse_settings(spec: str, rest: str, known: Iterable[str],
                     parse: Callable[[str, str], Any],
                     aliases: Dict[str, str]) -> Dict[str, Any]:
@@ -51,14 +65,16 @@ def _parse_settings(spec: str, rest: str, known: Iterable[str],
         key, sep, value = item.partition("=")
         key = aliases.get(key.strip().replace("-", "_"), key.strip().replace("-", "_"))
         if key not in known:
-            raise SettingsError(f"unknown setting {key!r} in {spec!r}; known: "
+            raise SettingsError(f"unknown setting {shown(key)} in {shown(spec)}; known: "
                                 f"{', '.join(sorted(known))}")
         if not sep:
-            raise SettingsError(f"setting {key!r} in {spec!r} needs a value: {key}=...")
+            raise SettingsError(f"setting {key!r} in {shown(spec)} needs a value: {key}=...")
+        if key in settings:
+            raise SettingsError(f"setting {key!r} is given twice in {shown(spec)}")
         try:
             settings[key] = parse(key, value.strip())
         except SettingsError as exc:
-            raise SettingsError(f"{exc} (in {spec!r})") from None
+            raise SettingsError(f"{exc} (in {shown(spec)})") from None
     return settings
 
 
@@ -102,7 +118,7 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     own = {k: settings.pop(k) for k in _PUCT_EVALUATOR if k != "evaluator" and k in settings}
     if kind == "uniform":
         if own:
-            raise SettingsError(f"{', '.join(own)} belong to evaluator=pattern (in {spec!r})")
+            raise SettingsError(f"{', '.join(own)} belong to evaluator=pattern (in {shown(spec)})")
         return PUCTPlayer(uniform_evaluator, **settings)
     if "eval_weights" in own:                   # PatternEvaluator's name for it
         own["weights"] = own.pop("eval_weights")
@@ -111,19 +127,39 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
 
 def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any:
     """The player of a preset: for a difficulty level (``easy``, ``medium``, ``hard``,
-    ``expert``) the search that won the level's matches (``LEVEL_SEARCH`` in
-    :mod:`cythello.search.presets`: PUCT guided by the evaluation for medium, hard and
-    expert, UCT for easy) at the level's settings (for PUCT also its evaluator's,
-    ``PUCT_EVALUATORS``); ``classic`` is plain UCT.
-    ``overrides`` are that search's settings."""
+    ``expert``) what :data:`~cythello.search.presets.LEVELS` says it plays: the search
+    that won the level's matches (PUCT guided by the evaluation for medium, hard and
+    expert, UCT for easy) at the level's settings (for PUCT also its evaluator's);
+    ``classic`` is plain UCT.  ``overrides`` are that search's settings."""
     if name not in PRESETS:
         raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-    if LEVEL_SEARCH.get(name) == "puct":
+    level = LEVELS.get(name)
+    if level is not None and level["search"] == "puct":
         from .nn import PatternEvaluator
         from .search.puct import PUCTPlayer
-        return PUCTPlayer(PatternEvaluator(**PUCT_EVALUATORS.get(name, {})),
-                          **{**PUCT_LEVELS[name], "seed": seed, **overrides})
+        return PUCTPlayer(PatternEvaluator(**level["evaluator"]),
+                          **{**level["settings"], "seed": seed, **overrides})
     return MCTSPlayer.preset(name, seed=seed, **overrides)
+
+
+def _level_with(spec: str, name: str, rest: str, seed: Optional[int]) -> Any:
+    """``expert:time=1``: a level's player with some of its search's settings changed (its
+    evaluator stays the level's).  A budget given (``time``, ``iterations``) replaces the
+    level's budget whole: ``expert:time=1`` searches 1 s a move, not 1 s or its
+    simulations, whichever ends first."""
+    from .search.puct import PUCTSettings
+    settings_type = PUCTSettings if LEVEL_SEARCH.get(name) == "puct" else None
+    names = setting_names(settings_type) if settings_type else setting_names()
+    aliases = {"time": "time_limit"}
+    if settings_type:
+        aliases.update(sims="iterations", simulations="iterations")
+    settings = _parse_settings(spec, rest, [n for n in names if n != "seed"],
+                               lambda key, text: parse_setting(key, text, settings_type)
+                               if settings_type else parse_setting(key, text), aliases)
+    if "time_limit" in settings or "iterations" in settings:
+        settings.setdefault("time_limit", None)
+        settings.setdefault("iterations", None)
+    return level_player(name, seed, **settings)
 
 
 def make_player(spec: str, seed: Optional[int] = None) -> Any:
@@ -134,6 +170,8 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     kind, _, rest = spec.partition(":")
     if spec in PRESETS:
         return level_player(spec, seed)
+    if kind in PRESETS and rest:
+        return _level_with(spec, kind, rest, seed)
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":
@@ -142,7 +180,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         settings.setdefault("seed", seed)
         preset = settings.pop("preset", None)
         if preset is not None and preset not in PRESETS:
-            raise SettingsError(f"unknown preset {preset!r} in {spec!r}")
+            raise SettingsError(f"unknown preset {shown(preset)} in {shown(spec)}")
         return MCTSPlayer.preset(preset, **settings) if preset else MCTSPlayer(**settings)
     if kind == "puct":
         return _puct_player(spec, rest, seed)
@@ -157,6 +195,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         return eng.popen_gtp(rest)
     if kind == "nboard" and rest:
         return eng.popen_nboard(rest)
-    raise SettingsError(f"unknown player {spec!r}: use a preset ({', '.join(PRESETS)}), random, "
+    raise SettingsError(f"unknown player {shown(spec)}: use a preset ({', '.join(PRESETS)}), "
+                        "a preset with search settings (expert:time=1), random, "
                         "mcts:iterations=N,..., puct:time=S,..., alphabeta:depth=N, gtp:COMMAND or "
                         "nboard:COMMAND")

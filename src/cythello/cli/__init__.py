@@ -7,6 +7,7 @@ import sys
 from typing import List, Optional
 
 from .._version import __version__
+from ..protocols.engine import EngineError
 from . import analyse, bench, book, engines, match, play, selfplay, solve
 from .common import protect_board_strings
 
@@ -17,8 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="cythello",
-        description="A fast Othello engine: Monte Carlo Tree Search with a learned evaluation, "
-                    "in Cython.  'cythello COMMAND --help' describes each command.")
+        description="A strong, fast Othello engine in Cython: Monte Carlo Tree Search, PUCT "
+                    "and alpha-beta searches on a learned evaluation, and an exact endgame "
+                    "solver.  'cythello COMMAND --help' describes each command.")
     parser.add_argument("--version", action="version", version=f"cythello {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     analyse.add_parser(sub)
@@ -45,7 +47,8 @@ def _silence_stdout() -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``cythello`` command; returns the exit status.  A user error
-    gives one line on stderr and status 2, a closed output pipe ends quietly."""
+    gives one line on stderr and status 2, an external engine's failure one line and
+    status 1, a closed output pipe ends quietly."""
     parser = build_parser()
     args = parser.parse_args(protect_board_strings(sys.argv[1:] if argv is None else argv))
     if not getattr(args, "func", None):
@@ -64,6 +67,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError) as exc:   # every cythello input error is one of these
         print(f"{where}: error: {exc}", file=sys.stderr)
         return 2
+    except EngineError as exc:           # an external engine that failed or fell silent
+        print(f"{where}: error: {exc}", file=sys.stderr)
+        return 1
+    except MemoryError:                  # under a memory limit (a container, ulimit -v)
+        print(f"{where}: error: out of memory (the machine, or a limit set on this "
+              "process, allows less than the work needs)", file=sys.stderr)
+        return 1
     except KeyboardInterrupt as exc:     # Ctrl-C: searches and workers are stopped by now
         said = f": {exc}" if str(exc) else ""
         print(f"{where}: interrupted{said}", file=sys.stderr)

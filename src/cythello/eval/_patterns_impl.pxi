@@ -171,11 +171,16 @@ cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     out[i + 2] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)
 
 
+cdef enum:
+    MAX_EVAL = 64 * EVAL_SCALE          # the evaluation's range: a final score's
+
+
 cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, uint64_t O,
                      uint64_t moves) noexcept nogil:
     """The evaluation of the position (side owning ``P`` to move) from its pattern instances'
     indices as the mover reads them (``mine``) and the mover's legal ``moves``: their
-    weights, parity's and both sides' mobility's, in the stage's table."""
+    weights, parity's and both sides' mobility's, in the stage's table, within +-64
+    discs."""
     cdef int discs = count(P | O)
     cdef const int16_t* w = weights + STAGE[64 - discs] * <long>TABLE_SIZE
     cdef int i, mobility = count(moves), s = 0
@@ -186,6 +191,13 @@ cdef inline int _sum(const int16_t* weights, const int32_t* mine, uint64_t P, ui
     s += w[OFFSET[N_PATTERNS] + (discs & 1)]
     s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + mobility]
     s += w[OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)]
+    # Within the scores a game can end with: a sum past +-64 discs (extreme weights, an
+    # odd position) is no expectation of a result, and the searches take any score beyond
+    # it for a proven win or loss.
+    if s > MAX_EVAL:
+        return MAX_EVAL
+    if s < -MAX_EVAL:
+        return -MAX_EVAL
     return s
 
 

@@ -91,15 +91,16 @@ class _Pipe:
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise EngineTerminatedError(f"engine {self.argv[0]} is gone ({exc})") from None
 
-    def readline(self, timeout: float) -> str:
-        """The next line, within ``timeout`` seconds however fast lines arrive; raises
-        when the engine exits, even if a process it started still holds its output."""
-        deadline = time.monotonic() + max(0.0, timeout)
+    def readline(self, deadline: float, allowed: float) -> str:
+        """The next line, by ``deadline`` (``time.monotonic()``) however fast lines arrive
+        (an engine that never stops talking is no answer); raises when the engine exits,
+        even if a process it started still holds its output.  ``allowed``: the seconds the
+        answer had, for the message."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise EngineTimeoutError(f"engine {self.argv[0]} did not answer within "
-                                         f"{timeout:.1f} s")
+                                         f"{allowed:.1f} s")
             try:
                 line = self.lines.get(timeout=min(left, 0.1))
                 break
@@ -190,8 +191,10 @@ class _Client:
                                       f"{square_name(move)} in {board.board_string()!r}")
         return move
 
-    def _deadline(self, limit: Limit) -> float:
-        return time.monotonic() + self.timeout + (limit.time or 0.0)
+    def _allowed(self, limit: Limit) -> float:
+        """Seconds an answer to a move request may take: the search's time and the
+        client's timeout."""
+        return self.timeout + (limit.time or 0.0)
 
     def quit(self) -> None:
         self._pipe.close()
@@ -218,14 +221,14 @@ class NBoardClient(_Client):
         self._pipe.send("nboard 2")
         self._sync()
 
-    def _sync(self, deadline: Optional[float] = None) -> List[str]:
+    def _sync(self) -> List[str]:
         """Ping and wait for the matching pong; returns the lines seen before it."""
         n = next(self._ping)
         self._pipe.send(f"ping {n}")
-        deadline = deadline or time.monotonic() + self.timeout
+        deadline = time.monotonic() + self.timeout
         seen: List[str] = []
         while True:
-            line = self._pipe.readline(deadline - time.monotonic())
+            line = self._pipe.readline(deadline, self.timeout)
             if line.startswith("set myname "):
                 self.name = line[len("set myname "):].strip() or self.name
             if line.strip() == f"pong {n}":
@@ -244,10 +247,11 @@ class NBoardClient(_Client):
         self._pipe.send("set game " + GgfGame.from_board(board).to_ggf())
         self._sync()
         self._pipe.send("go")
-        deadline = self._deadline(limit)
+        allowed = self._allowed(limit)
+        deadline = time.monotonic() + allowed
         info: Dict[str, Any] = {}
         while True:
-            line = self._pipe.readline(deadline - time.monotonic())
+            line = self._pipe.readline(deadline, allowed)
             if line.startswith("nodestats "):
                 parts = line.split()
                 try:
@@ -287,12 +291,13 @@ class GtpClient(_Client):
         counting the replies owed."""
         ident = next(self._ids)
         self._pipe.send(f"{ident} {text}")
-        deadline = time.monotonic() + (timeout or self.timeout)
+        allowed = timeout or self.timeout
+        deadline = time.monotonic() + allowed
         try:
             while True:
                 lines: List[str] = []
                 while True:
-                    line = self._pipe.readline(deadline - time.monotonic())
+                    line = self._pipe.readline(deadline, allowed)
                     if not line.strip():
                         if lines:
                             break
@@ -342,7 +347,7 @@ class GtpClient(_Client):
         if limit.time:
             self._command(f"time_settings 0 {limit.time:g} 1")
             self._command(f"time_left {colour} {limit.time:g} 1")
-        answer = self._command(f"genmove {colour}", timeout=self.timeout + (limit.time or 0))
+        answer = self._command(f"genmove {colour}", timeout=self._allowed(limit))
         return PlayResult(self._checked(board, answer))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
+import weakref
 from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Sequence, Set, Tuple
 
 from ..book.store import Book
@@ -204,7 +205,10 @@ class Engine:
         self._book_rng = random.Random(settings.seed)
         self._solver = Solver(threads=backend.threads)
         self._pace = SolverPace()              # the solver's speed, for endgame_by_time
-        self._turns = Turns(self._end_pondering)
+        # Through a weak reference: the player holds its Turns, and a Turns holding the
+        # player back would leave a dropped player (and its pondering threads, its
+        # tables) to the cycle collector instead of freeing it at once.
+        self._turns = Turns(_weakly(self._end_pondering))
         self._stops = 0                        # stop() calls, over the player's life
         self._stopped = False                  # whether the search under way was stopped
         self._pondering: Optional[PonderJob] = None
@@ -296,8 +300,10 @@ class Engine:
             raise TypeError("on_progress must be callable")
         if board.is_game_over():
             raise InvalidBoardError("the game is over: there is no move to search")
-        budget = backend.budget(board, iterations, time_limit, clock, depth)
         with self._turns.turn("search()"):
+            # In the turn: a budget picks the phase of a backend that hands the end of the
+            # game on (PhasedSearch), which a search running in another thread still uses.
+            budget = backend.budget(board, iterations, time_limit, clock, depth)
             # Cleared before the stops are compared: a stop() from now on stops this search.
             self._stopped = False
             self._solver.clear_stop()
@@ -382,6 +388,7 @@ class Engine:
         pondered (nor is anything by a tree search without ``reuse_tree``)."""
         if not isinstance(board, Board):
             raise TypeError(f"ponder needs a cythello.Board, not {type(board).__name__}")
+        stops = self._stops                    # a stop() from here on ends this pondering
         backend = self._backend
         with self._turns.turn("ponder()"):
             if board.is_game_over():
@@ -393,6 +400,10 @@ class Engine:
             if job is not None:
                 name, work, halt, after = job
                 self._pondering = PonderJob(self, name, work, halt, after)
+                # A stop() that came while this started found no job to signal (it counts
+                # first, then looks for the job: one of the two sees the other).
+                if self._stops != stops:
+                    self._pondering.signal()
 
     @property
     def pondering(self) -> bool:
@@ -409,3 +420,15 @@ class Engine:
         job, self._pondering = self._pondering, None
         if job is not None:
             job.end()
+
+
+def _weakly(method: Callable[[], None]) -> Callable[[], None]:
+    """A call of a bound ``method`` that does not keep its object alive (nothing happens
+    once the object is gone)."""
+    ref = weakref.WeakMethod(method)
+
+    def call() -> None:
+        bound = ref()
+        if bound is not None:
+            bound()
+    return call

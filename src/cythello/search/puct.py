@@ -204,11 +204,24 @@ def root_noise(forest: PuctForest, tree: int, settings: PUCTSettings,
                               settings.dirichlet_fraction)
 
 
+def visit_weights(visits: np.ndarray, temperature: float) -> np.ndarray:
+    """AlphaZero's move weights, visits ** (1 / temperature), scaled so that the most
+    visited move weighs 1 (no power overflows, however small the temperature): the visited
+    moves alike at an infinite temperature, the most visited alone near zero; a move
+    never visited weighs 0 (all zero when none was)."""
+    v = visits.astype(np.float64)
+    top = float(v.max()) if v.size else 0.0
+    if top <= 0:
+        return np.zeros_like(v)
+    seen = v > 0
+    ratio = np.log(np.where(seen, v / top, 1.0)) / temperature      # <= 0, finite
+    return np.where(seen, np.exp(ratio), 0.0)
+
+
 def draw_move(moves: np.ndarray, visits: np.ndarray, temperature: float,
               rng: np.random.Generator) -> int:
-    """A move drawn in proportion to visits ** (1 / temperature)."""
-    weights = visits.astype(np.float64) / max(1, int(visits.max()))
-    weights = weights ** (1.0 / temperature)
+    """A move drawn in proportion to visits ** (1 / temperature) (:func:`visit_weights`)."""
+    weights = visit_weights(visits, temperature)
     if weights.sum() <= 0:
         return int(moves[int(np.argmax(visits))])
     return int(rng.choice(moves, p=weights / weights.sum()))
@@ -349,8 +362,10 @@ class PUCTSearch(TreeSearchRules):
 
 class PUCTPlayer(Engine):
     """A player whose search is PUCT guided by ``evaluator`` (see :mod:`cythello.nn`
-    for the contract): the engine shell (:class:`~.engine.Engine`) with the PUCT search;
-    ``settings`` (:class:`PUCTSettings`) or the settings by name.
+    for the contract; by default the shipped pattern evaluation,
+    :class:`~cythello.nn.PatternEvaluator`): the engine shell
+    (:class:`~.engine.Engine`) with the PUCT search; ``settings`` (:class:`PUCTSettings`)
+    or the settings by name.
 
         >>> player = PUCTPlayer(PatternEvaluator(), time_limit=1.0, batch_size=8)
         >>> player.choose_move(board)
@@ -368,8 +383,10 @@ class PUCTPlayer(Engine):
 
     LEGACY_ORDER = ("clock", "solve", "stops_seen", "on_progress", "book")
 
-    def __init__(self, evaluator: Evaluate, settings: Optional[PUCTSettings] = None,
-                 **options: Any) -> None:
+    def __init__(self, evaluator: Optional[Evaluate] = None,
+                 settings: Optional[PUCTSettings] = None, **options: Any) -> None:
+        if evaluator is None:                   # the shipped evaluation, called in C
+            evaluator = PatternEvaluator()
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type(evaluator).__name__}")
         if settings is not None and not isinstance(settings, PUCTSettings):

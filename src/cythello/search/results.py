@@ -19,8 +19,13 @@ DISC_SCALE = 8.0
 
 
 def win_rate_of(discs: float, scale: float = DISC_SCALE) -> float:
-    """The win rate a value of ``discs`` stands for (the logistic of ``scale`` discs)."""
-    return 1.0 / (1.0 + math.exp(-discs / scale))
+    """The win rate a value of ``discs`` stands for (the logistic of ``scale`` discs;
+    written so that no value overflows)."""
+    x = discs / scale
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text
 from ..search.players import MCTSPlayer
-from ..search.puct import PUCTSettings
+from ..search.puct import PUCTSettings, visit_weights
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,8 @@ class GameSettings:
     len(openings)]`` (transcripts or board strings; none: the start position), then plays
     ``random_plies`` uniformly random moves (not recorded).  For the first
     ``temperature_moves`` recorded moves the move is drawn in proportion to
-    visits ** (1 / temperature) (AlphaZero's exploration); afterwards, with probability
+    visits ** (1 / temperature) (AlphaZero's exploration; ``inf``: any searched move
+    alike); afterwards, with probability
     ``epsilon``, a uniformly random legal move is played instead of the search's.
     """
 
@@ -92,8 +93,7 @@ def play_game(game: int, seed: int, settings: GameSettings) -> Dict[str, np.ndar
             value = result.win_rate
             move = result.best_move
             if recorded < settings.temperature_moves and visits.sum() > 0:
-                weights = visits.astype(np.float64) ** (1.0 / settings.temperature)
-                move = _draw(rng, weights)
+                move = _draw(rng, visit_weights(visits, settings.temperature))
             elif settings.epsilon and rng.random() < settings.epsilon:
                 move = rng.choice(legal)
         rows.append((board.black, board.white, board.turn, move, visits, value, board.ply))

@@ -6,14 +6,12 @@ complete; a crash leaves at most a ``.part`` file, which is ignored and overwrit
 """
 from __future__ import annotations
 
-import io
-import zipfile
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
-from .._files import read_npz, write_atomic
+from .._files import read_npz, write_npz
 
 # The columns of a shard, their dtypes and meaning (the documented schema).
 SCHEMA: Dict[str, "tuple[str, str]"] = {
@@ -30,8 +28,6 @@ SCHEMA: Dict[str, "tuple[str, str]"] = {
     "ply": ("uint8", "moves played before this position in the game"),
 }
 
-_FIXED_TIME = (1980, 1, 1, 0, 0, 0)
-
 
 class ShardError(OSError):
     """A shard could not be written or read (bad path, full disk, corrupt file)."""
@@ -43,17 +39,9 @@ def shard_name(index: int) -> str:
 
 def write_shard(path: Path, columns: Dict[str, np.ndarray]) -> None:
     """Write one shard atomically; raises :class:`ShardError` on any I/O failure."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, (dtype, _) in SCHEMA.items():
-            array = np.ascontiguousarray(columns[name], dtype=dtype)
-            member = io.BytesIO()
-            np.lib.format.write_array(member, array, allow_pickle=False)
-            info = zipfile.ZipInfo(name + ".npy", date_time=_FIXED_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, member.getvalue())
-    write_atomic(path, buf.getvalue(), "shard", ShardError)
+    write_npz(path, {name: np.asarray(columns[name], dtype=dtype)
+                     for name, (dtype, _) in SCHEMA.items()}, "shard", ShardError,
+              compress=True)
 
 
 def read_shard(path: Path) -> Dict[str, np.ndarray]:

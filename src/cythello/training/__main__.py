@@ -3,7 +3,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import SettingsError, WeightsError
+from .._checks import check_int
+from .._files import check_writable
+from ..errors import SettingsError
 from .pipeline import PRESETS, preset, run
 
 
@@ -24,15 +26,35 @@ def calibrate_main(argv: "list[str]") -> int:
     ap.add_argument("--exact-empties", type=int, default=16,
                     help="stages up to this many empties were fitted to exact scores")
     args = ap.parse_args(argv)
-    packed, header = read_weights(args.weights)
-    boards = sample_boards(args.selfplay, args.positions, args.seed)
-    packed, offsets = calibrate(packed, boards, args.exact_empties)
-    provenance = dict(header.get("provenance", {}))
-    provenance["config"] = dict(provenance.get("config", {}), calibration=len(boards))
-    save_weights(args.out, packed, provenance)
+    try:
+        check_int("--positions", args.positions, 1, 10 ** 9)
+        check_int("--seed", args.seed, 0, 2 ** 40)
+        check_int("--exact-empties", args.exact_empties, 0, 30)
+        check_writable(args.out, "evaluation weights", SettingsError)
+        packed, header = read_weights(args.weights)
+        boards = sample_boards(args.selfplay, args.positions, args.seed)
+        packed, offsets = calibrate(packed, boards, args.exact_empties)
+        provenance = dict(header.get("provenance", {}))
+        provenance["config"] = dict(provenance.get("config", {}), calibration=len(boards))
+        save_weights(args.out, packed, provenance)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return _error("python -m cythello.training calibrate", exc)
     print(f"wrote {args.out}: offsets up to {abs(offsets).max():.1f} discs "
           f"from {len(boards):,} positions")
     return 0
+
+
+def _error(where: str, exc: BaseException) -> int:
+    """One line for a bad argument, file or setting, and status 2 (no traceback)."""
+    if isinstance(exc, MemoryError):
+        print(f"{where}: out of memory (the machine, or a limit set on this process, "
+              "allows less than the work needs)", file=sys.stderr)
+    elif isinstance(exc, OSError) and exc.strerror:
+        name = f"{exc.filename}: " if exc.filename else ""
+        print(f"{where}: {name}{exc.strerror}", file=sys.stderr)
+    else:
+        print(f"{where}: {exc}", file=sys.stderr)
+    return 2
 
 
 def main(argv: "list[str] | None" = None) -> int:
@@ -62,9 +84,8 @@ def main(argv: "list[str] | None" = None) -> int:
                                    ("start_weights", args.start_weights)) if v is not None}
     try:
         run(preset(args.preset, **overrides), args.workdir, args.out, workers=args.workers)
-    except (SettingsError, WeightsError) as exc:
-        print(f"python -m cythello.training: {exc}", file=sys.stderr)
-        return 2
+    except (ValueError, TypeError, OSError, MemoryError) as exc:   # SettingsError, ...
+        return _error("python -m cythello.training", exc)
     return 0
 
 

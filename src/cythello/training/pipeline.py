@@ -39,7 +39,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from .._files import read_npz
+from .._checks import check_int, check_number
+from .._files import check_writable, read_npz, write_atomic, write_npz
 from ..errors import SettingsError
 from ..eval import PatternWeights, patterns
 from ..eval.weights import load_weights, save_weights, unpack
@@ -128,15 +129,17 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
         cache = workdir / f"labels-{tag}-stage{s:02d}.npz"
         started = time.monotonic()
         method = "exact" if top <= config.exact_empties else f"search depth {config.depth}"
-        if cache.exists():
-            labels = _cached(cache, ("labels",))["labels"]
-        elif top <= config.exact_empties:
-            labels = _exact_with_memory(s_own, s_opp, workers, workdir / f"exact-stage{s:02d}.npz")
+        cached = _cached(cache, ("labels",), len(s_own))
+        if cached is not None:
+            labels = cached["labels"]
         else:
-            current = PatternWeights(unpack(packed), {"training": tag})
-            labels = search_scores(s_own, s_opp, config.depth, current, workers)
-        if not cache.exists():
-            np.savez(cache, labels=labels)
+            if top <= config.exact_empties:
+                labels = _exact_with_memory(s_own, s_opp, workers,
+                                            workdir / f"exact-stage{s:02d}.npz")
+            else:
+                current = PatternWeights(unpack(packed), {"training": tag})
+                labels = search_scores(s_own, s_opp, config.depth, current, workers)
+            write_npz(cache, {"labels": labels}, "training cache", SettingsError)
         label_time = time.monotonic() - started
         feats = packed_features(s_own, s_opp)
         prior = fitted[s - 1] if s > 0 else None
@@ -161,13 +164,24 @@ def fit_all(own: np.ndarray, opp: np.ndarray, config: Config, workers: int, work
     return packed, stats
 
 
-def _cached(path: Path, names: "tuple[str, ...]") -> Dict[str, np.ndarray]:
+def _cached(path: Path, names: "tuple[str, ...]", rows: Optional[int] = None
+            ) -> Optional[Dict[str, np.ndarray]]:
     """The arrays of a work directory's cache file, read as every file is (bounded, no
-    pickles); a damaged cache names itself and how to start afresh."""
-    arrays = read_npz(path, "training cache", SettingsError)
-    if any(name not in arrays for name in names):
-        raise SettingsError(f"training cache {path} lacks {', '.join(names)}; delete it to "
-                            "compute it again")
+    pickles), or None when there is none or it is damaged: a cache that lacks an array,
+    holds arrays of different lengths (or not ``rows`` of them) or cannot be read is
+    computed again, never trusted (caches are written whole, but an older cythello wrote
+    them in place)."""
+    if not path.exists():
+        return None
+    try:
+        arrays = read_npz(path, "training cache", SettingsError)
+    except SettingsError:
+        return None
+    if any(name not in arrays or arrays[name].ndim != 1 for name in names):
+        return None
+    lengths = {len(arrays[name]) for name in names}
+    if len(lengths) != 1 or rows is not None and lengths != {rows}:
+        return None
     return arrays
 
 
@@ -178,8 +192,8 @@ def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
     # uint64, never float: a bitboard through float64 loses its low bits.
     known_own = known_opp = np.zeros(0, np.uint64)
     known = np.zeros(0)
-    if memory.exists():
-        m = _cached(memory, ("own", "opp", "labels"))
+    m = _cached(memory, ("own", "opp", "labels"))
+    if m is not None:
         known_own, known_opp, known = m["own"], m["opp"], m["labels"]
     labels = np.full(len(own), np.nan)
     if len(known):
@@ -193,9 +207,10 @@ def _exact_with_memory(own: np.ndarray, opp: np.ndarray, workers: int,
     todo = np.isnan(labels)
     if todo.any():
         labels[todo] = exact_scores(own[todo], opp[todo], workers)
-        np.savez(memory, own=np.concatenate([known_own, own[todo]]).astype(np.uint64),
-                 opp=np.concatenate([known_opp, opp[todo]]).astype(np.uint64),
-                 labels=np.concatenate([known, labels[todo]]))
+        write_npz(memory, {"own": np.concatenate([known_own, own[todo]]).astype(np.uint64),
+                           "opp": np.concatenate([known_opp, opp[todo]]).astype(np.uint64),
+                           "labels": np.concatenate([known, labels[todo]])},
+                  "training cache", SettingsError)
     return labels
 
 
@@ -203,8 +218,17 @@ def run(config: Config, workdir: Path, out: Path, workers: int = 1,
         log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
     """Run the whole pipeline; writes the weights to ``out`` and returns the report."""
     check_config(config)
+    check_int("workers", workers, 1, 1024)
     workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
+    if workdir.exists() and not workdir.is_dir():
+        raise SettingsError(f"the work folder {workdir} is a file, not a folder")
+    # Now, not after hours of work: an output that cannot be written.
+    check_writable(out, "evaluation weights", SettingsError)
+    try:
+        workdir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SettingsError(f"cannot make the work folder {workdir}: "
+                            f"{exc.strerror or exc}") from None
     started = time.monotonic()
     runs: List[Path] = []
     weights_file: Optional[Path] = None
@@ -242,13 +266,22 @@ def run(config: Config, workdir: Path, out: Path, workers: int = 1,
     save_weights(out, packed, _provenance(config, config.rounds - 1, report["rounds"][-1]["positions"],
                                           total))
     report["seconds"] = round(total, 1)
-    (workdir / "report.json").write_text(json.dumps(report, indent=2))
+    write_atomic(workdir / "report.json", json.dumps(report, indent=2).encode(),
+                 "training report", SettingsError)
     _log(f"wrote {out} ({Path(out).stat().st_size:,} bytes) in {total:.0f} s", log)
     return report
 
 
 def check_config(config: Config) -> None:
     """The settings a run cannot start without, checked before any work."""
+    check_int("games", config.games, 1, 10 ** 9)
+    check_int("rounds", config.rounds, 1, 1000)
+    check_int("seed", config.seed, 0, 2 ** 40)
+    check_int("games_per_shard", config.games_per_shard, 1, 10 ** 6)
+    check_int("calibration", config.calibration, 0, 10 ** 9)
+    check_int("exact_empties", config.exact_empties, 0, 30)
+    check_int("depth", config.depth, 0, 20)
+    check_number("off_path", config.off_path, 0, 100)
     if not 0.0 <= config.huber < float("inf"):
         raise SettingsError(f"huber must be a threshold in discs >= 0 (0: squared error), "
                             f"not {config.huber!r}")
