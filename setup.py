@@ -9,7 +9,12 @@ import os
 import platform
 import sys
 
-from Cython.Build import cythonize
+try:
+    from Cython.Build import cythonize
+except ImportError:                # `python3 setup.py ...` without pip's build environment
+    sys.exit("Building cythello needs Cython (and NumPy): `python3 -m pip install .` brings "
+             "them into its build by itself; for `python3 setup.py build_ext --inplace`, "
+             "first `python3 -m pip install 'Cython>=3.0.10,<4' numpy setuptools`.")
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 

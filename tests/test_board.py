@@ -334,3 +334,13 @@ def test_render_marks_the_last_move_and_keeps_the_columns():
     assert "\033[" in board.render(colour=True)
     with pytest.raises(ValueError):
         board.render(65)
+
+
+def test_a_finished_games_diagram_says_who_won_not_who_is_to_move():
+    won = cy.Board("X" * 40 + "O" * 24 + " O")                  # full: black 40-24
+    assert won.render().splitlines()[-1] == "game over: black wins by 16 (X 40, O 24)"
+    drawn = cy.Board("X" * 32 + "O" * 32 + " X")
+    assert drawn.render().splitlines()[-1] == "game over: a draw (X 32, O 32)"
+    wiped = cy.Board("O" * 10 + "-" * 54 + " X")                 # no black disc left
+    assert wiped.render().splitlines()[-1] == "game over: white wins by 64 (X 0, O 10)"
+    assert cy.Board().render().splitlines()[-1] == "black to move (X 2, O 2)"

@@ -5,8 +5,15 @@ and the Sphinx build passes with warnings as errors.
 A snippet may be preceded by a marker line:
 
 * ``<!-- snippet: slow -->``: it runs only with ``-m slow`` (a page with one is slow);
+* ``<!-- snippet: script -->``: it runs on its own, as a file a reader saves and runs (a
+  script that starts worker processes, which import it again);
 * ``<!-- snippet: needs torch -->``: it runs only where that module imports (optional
   libraries: PyTorch, JAX), and is reported as skipped elsewhere.
+
+A snippet may be followed by ``<!-- output -->`` and a ``text`` block: what it prints, line
+for line (``...`` for any text, such as a time); the test compares.  Every snippet's output
+is checked to come once: worker processes that import the page's script again would print
+it twice more.
 """
 from __future__ import annotations
 
@@ -22,47 +29,112 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
-MARKER = re.compile(r"<!--\s*snippet:\s*(slow|needs\s+[\w.]+)\s*-->")
+MARKER = re.compile(r"<!--\s*snippet:\s*(slow|script|needs\s+[\w.]+)\s*-->")
+OUTPUT = re.compile(r"<!--\s*output\s*-->")
+# Printed between the snippets of a page run as one script: each must appear once, so that
+# a snippet whose worker processes re-run the page's code (printing it all again) fails.
+SEPARATOR = "\x1e-- snippet "
+
+
+def _fence(lines, i):
+    """The index of the line closing the fenced block opened at line ``i``."""
+    j = i + 1
+    while lines[j].strip() != "```":
+        j += 1
+    return j
 
 
 def snippets(page: Path):
-    """``(line, code, marker)`` for each fenced Python block of a page."""
+    """``(line, code, marker, expected)`` for each fenced Python block of a page:
+    ``marker`` from the comment line before it (``slow``, ``script``: it runs on its own,
+    as a file a reader saves and runs, ``needs MODULE``), ``expected`` the lines of the
+    ``text`` block that follows it after an ``<!-- output -->`` line (what the page says it
+    prints; ``...`` in a line stands for any text), else None."""
     lines = page.read_text(encoding="utf-8").split("\n")
     out, i = [], 0
     while i < len(lines):
         if lines[i].strip() == "```python":
-            j = i + 1
-            while lines[j].strip() != "```":
-                j += 1
+            j = _fence(lines, i)
             before = next((lines[k] for k in range(i - 1, -1, -1) if lines[k].strip()), "")
             found = MARKER.search(before)
-            out.append((i + 1, "\n".join(lines[i + 1:j]), found.group(1) if found else None))
+            after = [k for k in range(j + 1, min(j + 6, len(lines))) if lines[k].strip()]
+            expected = None
+            if len(after) >= 2 and OUTPUT.search(lines[after[0]]) \
+                    and lines[after[1]].strip() == "```text":
+                end = _fence(lines, after[1])
+                expected = lines[after[1] + 1:end]
+            out.append((i + 1, "\n".join(lines[i + 1:j]), found.group(1) if found else None,
+                        expected))
             i = j
         i += 1
     return out
 
 
 def _param(page: Path):
-    marks = [pytest.mark.slow] if any(m == "slow" for *_, m in snippets(page)) else []
+    marks = [pytest.mark.slow] if any(s[2] == "slow" for s in snippets(page)) else []
     return pytest.param(page, id=str(page.relative_to(ROOT)), marks=marks)
+
+
+def _matches(expected, printed):
+    """Whether the printed lines are the expected ones (``...`` matching any text)."""
+    if len(expected) != len(printed):
+        return False
+    return all(re.fullmatch(".*".join(map(re.escape, want.split("..."))), got.rstrip())
+               for want, got in zip(expected, printed))
+
+
+def _run(script: Path, cwd: Path) -> "subprocess.CompletedProcess[str]":
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), MPLBACKEND="Agg")
+    return subprocess.run([sys.executable, str(script)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.parametrize("page", [_param(p) for p in PAGES if snippets(p)])
 def test_the_snippets_of_a_page_run_as_written(page, tmp_path):
-    parts, missing = [], []
-    for line, code, marker in snippets(page):
+    """Each page's snippets run in order in one script (those marked ``script`` each in a
+    script of its own, first); each prints its part once, and what the page says it
+    prints."""
+    parts, missing, expectations, scripts = [], [], {}, []
+    for n, (line, code, marker, expected) in enumerate(snippets(page)):
         if marker and marker.startswith("needs"):
             module = marker.split()[1]
             if importlib.util.find_spec(module) is None:
                 missing.append(f"line {line} needs {module}")
                 continue
-        parts.append(f"# --- {page.name}, line {line}\n{code}\n")
+        if marker == "script":
+            scripts.append((line, code, expected))
+            continue
+        parts.append(f"# --- {page.name}, line {line}\nprint({SEPARATOR!r} + {str(n)!r}, "
+                     f"flush=True)\n{code}\n")
+        if expected is not None:
+            expectations[str(n)] = (line, expected)
+    # The scripts first: the page's other snippets may read what they made.
+    for line, code, expected in scripts:
+        own = tmp_path / f"script_{line}.py"
+        own.write_text(code + "\n", encoding="utf-8")
+        run = _run(own, tmp_path)
+        assert run.returncode == 0, f"{page.name}, line {line}: failed\n{run.stderr[-3000:]}"
+        if expected is not None:
+            printed = run.stdout.rstrip("\n").split("\n") if run.stdout.strip() else []
+            assert _matches(expected, printed), \
+                f"{page.name}, line {line} printed:\n{run.stdout}\nthe page says:\n" + \
+                "\n".join(expected)
     script = tmp_path / "snippets.py"
     script.write_text("\n".join(parts), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), MPLBACKEND="Agg")
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=600)
+    run = _run(script, tmp_path)
     assert run.returncode == 0, f"{page.name}: snippets failed\n{run.stderr[-3000:]}"
+    sections = run.stdout.split(SEPARATOR)[1:]
+    names = [section.split("\n", 1)[0] for section in sections]
+    assert len(names) == len(set(names)), \
+        f"{page.name}: snippets printed more than once (worker processes re-running the page?)"
+    for section in sections:
+        name, _, text = section.partition("\n")
+        if name in expectations:
+            line, expected = expectations[name]
+            printed = text.rstrip("\n").split("\n") if text.strip() else []
+            assert _matches(expected, printed), \
+                f"{page.name}, line {line} printed:\n{text}\nthe page says:\n" + \
+                "\n".join(expected)
     if missing:
         pytest.skip("; ".join(missing))
 

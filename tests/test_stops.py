@@ -149,7 +149,9 @@ def _ctrl_c(args, after, started=None):
 def test_ctrl_c_ends_a_command_in_c_code_at_once(args):
     proc, err, _ = _ctrl_c(args, 1.5)
     assert proc.returncode == 130
-    assert err.strip() == f"cythello {args[0]}: interrupted"       # one line, no traceback
+    lines = err.strip().splitlines()                  # no traceback: at most the warning
+    assert lines[-1] == f"cythello {args[0]}: interrupted"     # that 40 empties is much
+    assert len(lines) == (2 if args[0] == "solve" else 1)      # for an exact solve
 
 
 @posix

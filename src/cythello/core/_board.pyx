@@ -31,7 +31,11 @@ cdef uint64_t START_WHITE = 0x0000001008000000ULL   # d4, e5
 class Outcome(namedtuple("Outcome", "winner black white")):
     """How a game ended: ``winner`` is BLACK, WHITE or None for a draw; ``black`` and
     ``white`` are disc counts.  ``difference`` is black minus white; ``score`` gives the
-    empties to the winner, as tournaments (and the FFO scores) count it."""
+    empties to the winner, as tournaments (and the FFO scores) count it.
+
+    BLACK is 0, so test a winner with ``outcome.winner is None`` (a draw) or
+    ``outcome.winner == BLACK``, never by its truth (``if outcome.winner:`` is false for a
+    black win), as with python-chess's colours."""
 
     __slots__ = ()
 
@@ -473,8 +477,14 @@ cdef class Board:
                 row.append("]")
             lines.append("".join(row))
         last = "" if last_move is None else f"; last move {square_name(last_move)}"
-        lines.append(f"{COLOR_NAMES[self._turn]} to move"
-                     f" (X {count(self._black)}, O {count(self._white)}{last})")
+        discs = f"X {count(self._black)}, O {count(self._white)}{last}"
+        outcome = self.outcome()
+        if outcome is None:
+            lines.append(f"{COLOR_NAMES[self._turn]} to move ({discs})")
+        else:
+            won = ("a draw" if outcome.winner is None
+                   else f"{COLOR_NAMES[outcome.winner]} wins by {abs(outcome.score)}")
+            lines.append(f"game over: {won} ({discs})")
         return "\n".join(lines)
 
     def __repr__(self):

@@ -19,6 +19,15 @@ cdef search_fn SEARCH = _fast.search if _fast != NULL else _search
 EVAL_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
+cdef inline int _value(const int16_t* table, uint64_t P, uint64_t O) noexcept nogil:
+    """What the evaluation says of a position to a user: a finished game's exact score
+    (empties to the winner), else the pattern evaluation.  (The searches test for the end
+    of the game themselves, before they evaluate.)"""
+    if legal_moves(P, O) == 0 and legal_moves(O, P) == 0:
+        return final_disc_difference(P, O) * EVAL_SCALE
+    return EVALUATE(table, P, O)
+
+
 cdef eval_fn evaluator_function() noexcept:
     return EVALUATE
 
@@ -53,9 +62,10 @@ cdef class PatternWeights:
         return (PatternWeights, (self._table, self.info))
 
     def evaluate(self, Board board not None):
-        """The expected final disc difference for the side to move."""
+        """The expected final disc difference for the side to move, within +-64 (a finished
+        game's exact one)."""
         own, opp = board.position()
-        return EVALUATE(self.table, own, opp) / <double>EVAL_SCALE
+        return _value(self.table, own, opp) / <double>EVAL_SCALE
 
     def evaluate_many(self, own, opp):
         """Evaluations (in discs) of many positions at once: ``own`` and ``opp`` are uint64
@@ -68,7 +78,7 @@ cdef class PatternWeights:
         cdef Py_ssize_t i, n = P.shape[0]
         with nogil:
             for i in range(n):
-                res[i] = EVALUATE(self.table, P[i], O[i]) / <double>EVAL_SCALE
+                res[i] = _value(self.table, P[i], O[i]) / <double>EVAL_SCALE
         return out
 
 

@@ -68,11 +68,11 @@ def parse_obf_line(line: str) -> ObfPosition:
 
 def read_obf(source: Union[str, "os.PathLike[str]"]) -> Iterator[ObfPosition]:
     """Yield the positions of an ``.obf`` file (UTF-8, a byte-order mark allowed),
-    skipping blank lines and ``%`` comments; a bad line is an error naming the file and
-    the line."""
+    skipping blank lines and comment lines (starting ``%`` or ``#``); a bad line is an
+    error naming the file and the line."""
     text = read_text(source, "OBF file", InvalidBoardError)
     for number, line in enumerate(text.splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith("%"):
+        if line.strip() and not line.lstrip().startswith(("%", "#")):
             try:
                 position = parse_obf_line(line)
             except ValueError as exc:

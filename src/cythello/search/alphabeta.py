@@ -55,7 +55,12 @@ from .states import StopReason
 __all__ = ["AlphaBetaPlayer", "AlphaBetaSettings", "AlphaBetaSearch", "MAX_ALPHABETA_DEPTH",
            "MAX_PROBCUT", "MAX_ENDGAME_EMPTIES"]
 
-DEFAULT_ALPHABETA_DEPTH = 2        # the depth of a player given neither depth nor time
+# A player given neither a depth, a time nor nodes searches this deep (selective: about
+# 10 ms in the middle game, the effort of the other players' default budgets).
+DEFAULT_ALPHABETA_DEPTH = 10
+# Multi-ProbCut's width by default, and the command line's: chosen by matches (it beat the
+# full-width search by +151 +/- 74 Elo at 0.25 s a move, docs/results/strength.md).
+DEFAULT_PROBCUT = 1.5
 MAX_ALPHABETA_DEPTH = 60           # the midgame search's MAX_DEPTH
 MAX_PROBCUT = 10.0                 # the midgame search's own limit
 DEFAULT_TABLE_BITS = 16            # 4 MB (see the table size's measurement: docs)
@@ -77,8 +82,10 @@ MAX_ENDGAME_EMPTIES = 30
 @dataclass(frozen=True)
 class AlphaBetaSettings(SettingsType):
     """Every setting of the alpha-beta player, checked once when made (immutable; derive
-    with :meth:`replace`).  Without a depth, a time or a node limit a search goes 2 plies
-    deep; with a time or node limit, as deep as it allows (``depth`` then caps it)."""
+    with :meth:`replace`).  Without a depth, a time or a node limit a search goes
+    DEFAULT_ALPHABETA_DEPTH (10) plies deep; with a time or node limit, as deep as it
+    allows (``depth`` then caps it).  Selective (Multi-ProbCut 1.5) unless ``probcut`` is
+    None."""
 
     KIND: ClassVar[str] = "alpha-beta"
 
@@ -87,8 +94,9 @@ class AlphaBetaSettings(SettingsType):
     time_limit: Optional[float] = time_limit_setting()
     nodes: Optional[int] = budget_setting("nodes")          # its iterations
     probcut: Optional[float] = _setting(
-        None, _number(0, MAX_PROBCUT, low_open=True), "Multi-ProbCut's width in standard "
-        "deviations (1.5: each cut 87 % sure; None: a full-width search)", optional=True)
+        DEFAULT_PROBCUT, _number(0, MAX_PROBCUT, low_open=True), "Multi-ProbCut's width in "
+        "standard deviations (1.5, the default: each cut 87 % sure; None: a full-width "
+        "search)", optional=True)
     endgame_empties: int = endgame_empties_setting(14, MAX_ENDGAME_EMPTIES)
     endgame_by_time: bool = _setting(True, _FLAG, "with a time limit, also solve from as "
                                      "many empties (at most 26) as half the time affords at "
@@ -110,8 +118,8 @@ class AlphaBetaSettings(SettingsType):
 
     @property
     def max_depth(self) -> int:
-        """The deepest a search goes: ``depth``, else 2 without a time or node limit, else
-        all."""
+        """The deepest a search goes: ``depth``, else DEFAULT_ALPHABETA_DEPTH without a time
+        or node limit, else all."""
         if self.depth is not None:
             return self.depth
         if self.time_limit is None and self.nodes is None:
@@ -248,16 +256,18 @@ class AlphaBetaSearch:
 class AlphaBetaPlayer(Engine):
     """A classic alpha-beta player on the learned evaluation (see the module), solving
     exactly from ``endgame_empties``: the engine shell (:class:`~.engine.Engine`) with the
-    alpha-beta search.  It searches ``depth`` plies (2 by default), or with
+    alpha-beta search.  It searches ``depth`` plies (10 by default), or with
     ``time_limit`` (seconds a move) as deep as the time allows, up to ``depth`` when given
-    (the deepest iteration that finished plays); ``probcut`` makes the search selective
-    (Multi-ProbCut, e.g. 1.5): much deeper in the same time.  Its settings are one
+    (the deepest iteration that finished plays); ``probcut`` (Multi-ProbCut's width, 1.5
+    by default) makes the search selective: much deeper in the same time; ``probcut=None``
+    searches full width.  Its settings are one
     :class:`AlphaBetaSettings` (``player.settings``): pass one, or its fields by name.
     ``on_progress(snapshot)`` is called after each finished depth."""
 
     def __init__(self, depth: Optional[int] = None, endgame_empties: int = 14,
                  eval_weights: Any = "default", time_limit: Optional[float] = None,
-                 probcut: Optional[float] = None, *, settings: Optional[AlphaBetaSettings] = None,
+                 probcut: Optional[float] = DEFAULT_PROBCUT, *,
+                 settings: Optional[AlphaBetaSettings] = None,
                  on_progress: Optional[Callable[[SearchResult], None]] = None,
                  **options: Any) -> None:
         if settings is not None and not isinstance(settings, AlphaBetaSettings):

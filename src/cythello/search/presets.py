@@ -1,4 +1,6 @@
 """The players' presets: the difficulty levels and the classic algorithm, as settings.
+``LEVELS`` says what each level plays (search and settings, as ``make_player(level)``
+makes it); ``PRESETS`` are the UCT search's settings of the same names.
 
 Data only (no import of a player or of the settings type), so that the settings, the
 players and the command line all read them from here.
@@ -67,5 +69,19 @@ PUCT_LEVELS: Dict[str, Dict[str, object]] = {
 # expert's time is 5 s).  Medium and hard keep depth 1: their budgets are simulations,
 # which depth 2 makes several times slower.
 PUCT_EVALUATORS: Dict[str, Dict[str, Any]] = {"expert": {"search_depth": 2}}
-LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def _level(name: str) -> Dict[str, Any]:
+    search = LEVEL_SEARCH[name]
+    if search == "puct":
+        return {"search": "puct", "settings": dict(PUCT_LEVELS[name]),
+                "evaluator": dict(PUCT_EVALUATORS.get(name, {}))}
+    return {"search": search, "settings": dict(PRESETS[name])}
+
+
+# What each difficulty level plays, in one place: its search, that search's settings and,
+# for PUCT, the pattern evaluator's (``make_player(level)`` plays exactly this; PRESETS
+# holds the UCT search's settings of the same names, MCTSPlayer.preset's).
+LEVELS: Dict[str, Dict[str, Any]] = {name: _level(name)
+                                     for name in ("easy", "medium", "hard", "expert")}
 
