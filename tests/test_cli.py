@@ -207,6 +207,19 @@ def test_play_shows_the_game_as_it_goes(tmp_path):
     assert game.board().move_stack[0] == cy.C4
 
 
+def test_undo_in_play_stops_at_the_position_the_game_started_from():
+    # From f5d6 (black to move: you), "undo" before any move of yours has nothing to take
+    # back; it used to take back the opening's moves and call them yours.
+    script = "\n".join(["undo", "c3", "undo", "undo", "quit"]) + "\n"
+    out = run_cli(["play", "f5d6", "--iterations", "50", "--seed", "3"], script)
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stdout.splitlines()
+            if "nothing to undo" in line or "took back" in line]
+    assert said[0].endswith("nothing to undo")
+    assert "took back c3 (you), " in said[1] and "(cythello)" in said[1]
+    assert said[2].endswith("nothing to undo")
+
+
 def test_play_with_pondering_plays_and_exits():
     # The engine ponders while the "human" types: each search starts from that tree, and
     # quitting ends the pondering (the process exits at once, no thread left behind).

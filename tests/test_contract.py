@@ -68,9 +68,12 @@ def test_pondering_ends_with_reset_stop_and_the_player(kind):
     player.stop_pondering()                         # nothing left to end: no error
     player.ponder(board)
     assert ponder_threads()
-    del player
-    gc.collect()
-    wait_for(lambda: not ponder_threads(), "the threads of a dropped player to end")
+    gc.disable()                 # freed by its reference count, not the cycle collector
+    try:
+        del player
+        wait_for(lambda: not ponder_threads(), "the threads of a dropped player to end")
+    finally:
+        gc.enable()
     # Nothing to ponder without tree reuse (a tree search's) or in a finished game.
     quiet = make(kind, budget=100, reuse_tree=False)
     if kind != "alphabeta":

@@ -7,11 +7,15 @@ import cythello as cy
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.eval.weights import default_weights
 from cythello.openings import (
-    BALANCED_FILE, balanced_openings, openings_for, random_openings, read_opening_values,
+    BALANCED_FILE,
+    balanced_openings,
+    openings_for,
+    random_openings,
+    read_opening_values,
     read_openings,
 )
 from cythello.openings.make import make_balanced, positions
-from cythello.search._midgame import search
+from cythello.search.midgame import search
 
 
 def _classes(plies):
@@ -161,7 +165,7 @@ def test_values_and_positions_agree_with_a_fresh_search():
     Multi-ProbCut 1.5 takes seconds a position), each on its position's symmetry-class
     key as the maker searches it."""
     from cythello.book._keys import canonical
-    from cythello.search._midgame import search_many
+    from cythello.search.midgame import search_many
     found = read_opening_values(BALANCED_FILE)[:3]
     keys = [canonical(*board.position()) for board, _ in found]
     own = np.array([k[0] for k in keys], dtype=np.uint64)

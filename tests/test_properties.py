@@ -21,9 +21,9 @@ import reference_rules as ref  # noqa: E402
 from cythello import Board  # noqa: E402
 from cythello.book import Book  # noqa: E402
 from cythello.book.store import DEFAULT_PATH  # noqa: E402
-from cythello.openings import read_openings  # noqa: E402
 from cythello.errors import BookError  # noqa: E402
 from cythello.eval.weights import read_weights  # noqa: E402
+from cythello.openings import read_openings  # noqa: E402
 from cythello.protocols.gtp import GtpEngine  # noqa: E402
 from cythello.protocols.nboard import NBoardEngine  # noqa: E402
 from cythello.records.ggf import GgfGame, iter_games, parse_game, read_ggf  # noqa: E402

@@ -21,8 +21,8 @@ import cythello as cy
 from cythello.book import Book
 from cythello.book._keys import canonical
 from cythello.book.file import FORMAT_VERSION, MAGIC, NO_MOVE, RECORD, VALUE_SCALE
-from cythello.openings import read_openings
 from cythello.errors import BookError, InvalidBoardError
+from cythello.openings import read_openings
 from cythello.selfplay.shards import ShardError, read_shard
 
 PY = sys.executable
@@ -266,6 +266,7 @@ def _null_device(tmp_path):
 @ROOT_ONLY
 def test_an_output_that_is_a_device_is_written_through_not_replaced(tmp_path):
     import stat
+
     from cythello._files import write_atomic
     device = _null_device(tmp_path)
     write_atomic(device, b"x" * 100, "test output", OSError)
@@ -281,6 +282,7 @@ def test_an_output_that_is_a_device_is_written_through_not_replaced(tmp_path):
 @pytest.mark.skipif(not POSIX, reason="FIFOs are POSIX")
 def test_an_output_fifo_is_written_through_or_refused_never_waited_on(tmp_path):
     import threading
+
     from cythello._files import write_atomic
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -344,12 +346,12 @@ def test_an_array_file_claiming_far_more_than_it_holds_is_refused_before_inflati
     header = io.BytesIO()
     np.lib.format.write_array(header, np.zeros(1, np.uint8))
     head = header.getvalue().replace(b"(1,)", b"(200000000,)".ljust(4))
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        with zf.open("black.npy", "w", force_zip64=True) as member:
-            member.write(head)
-            chunk = bytes(1 << 20)
-            for _ in range(200):                        # 200 MB of zeros: about 200 KB
-                member.write(chunk)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf, \
+            zf.open("black.npy", "w", force_zip64=True) as member:
+        member.write(head)
+        chunk = bytes(1 << 20)
+        for _ in range(200):                            # 200 MB of zeros: about 200 KB
+            member.write(chunk)
     assert path.stat().st_size < 1 << 20
     tracemalloc.start()
     try:

@@ -9,7 +9,14 @@ import pytest
 from cythello.errors import SettingsError
 from cythello.match import MatchResult
 from cythello.stats import (
-    PAIR_SCORES, SPRT, Pentanomial, elo_of, llr, mean_interval, score_of, t_quantile_975,
+    PAIR_SCORES,
+    SPRT,
+    Pentanomial,
+    elo_of,
+    llr,
+    mean_interval,
+    score_of,
+    t_quantile_975,
 )
 
 

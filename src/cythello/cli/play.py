@@ -51,6 +51,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     engine = engine_player(args)
     colour = use_colour(sys.stdout)
     last = board.peek() if board.move_stack else None
+    first = len(board.move_stack)          # moves of the start position: not undone
     clock: Optional[Clock] = args.clock
 
     def show() -> None:
@@ -113,7 +114,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 write_ggf(path, [GgfGame.from_board(board, black=black, white=white)])
                 say(f"saved the game to {path}")
             elif word == "undo":
-                taken = _undo(board, human)
+                taken = _undo(board, human, first)
                 if not taken:
                     say("nothing to undo")
                     continue
@@ -165,13 +166,14 @@ def _clock_text(seconds: float) -> str:
     return f"{minutes}:{rest:02d}"
 
 
-def _undo(board: Board, human: int) -> List[str]:
-    """Take back moves to before the human's last move; what was taken back."""
+def _undo(board: Board, human: int, first: int = 0) -> List[str]:
+    """Take back moves to before the human's last move, never past the position the game
+    started from (the ``first`` moves on the stack came with it); what was taken back."""
     movers = _movers(board)
-    if human not in movers:
+    if human not in movers[first:]:
         return []
     taken = []
-    while board.move_stack:
+    while len(board.move_stack) > first:
         colour = movers.pop()
         move = board.pop()
         who = "you" if colour == human else "cythello"

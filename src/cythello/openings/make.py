@@ -95,7 +95,7 @@ def _search_chunk(depth: int, probcut: Optional[float], keys: Sequence[Key]
                   ) -> List[Tuple[int, int, float]]:
     """``(own, opp, score)`` of each key: a depth-``depth`` search's score in discs for the
     side to move."""
-    from ..search._midgame import search_many
+    from ..search.midgame import search_many
     own = np.array([k[0] for k in keys], dtype=np.uint64)
     opp = np.array([k[1] for k in keys], dtype=np.uint64)
     scores = search_many(own, opp, depth, _WORKER["weights"], probcut)
