@@ -52,13 +52,14 @@ evidence decides between Elo ELO0 and ELO1 (errors at most ``--alpha``/``--beta`
 import argparse
 import csv
 import os
+import shlex
 import sys
 import time
 
 import cythello as cy
 from cythello.book.store import default_book
 from cythello.match import run_match
-from cythello.openings import OPENINGS_HELP, balanced_openings, openings_for
+from cythello.openings import OPENINGS_HELP, balanced_openings, describe_openings, openings_for
 from cythello.players import level_player, make_player
 from cythello.search.clock import parse_clock
 from cythello.search.internals import shared_tree_tuning
@@ -164,8 +165,9 @@ def positions_at(count, empties, seed):
         board, guide = opening.copy(), level_player("hard", seed=seed * 1000 + i)
         while board.empties() > empties and not board.is_game_over():
             board.push(guide.search(board).best_move)
-        if board.empties() == empties and not board.is_game_over() and board not in seen:
-            seen.add(board)
+        key = board.board_string()
+        if board.empties() == empties and not board.is_game_over() and key not in seen:
+            seen.add(key)
             out.append(board)
             if len(out) == count:
                 return out
@@ -256,7 +258,7 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
         distinct = len({tuple(g.move_stack) for g in result.games})
         per_move += f", from the start ({distinct} distinct games)"
     elif from_book is None and from_empties is None:
-        per_move += f", {openings_spec} openings"
+        per_move += f", {describe_openings(openings_spec)} openings"
     print(f"{first} vs {second}{per_move}: {result.summary()}  "
           f"({time.perf_counter() - start:.0f} s)\n  {result.pairs_summary()}", flush=True)
     if csv_path:
@@ -282,7 +284,8 @@ def append_row(path, first, second, move_time, result, openings, command):
     row = {"player": first, "opponent": second, "seconds": move_time or "",
            "games": result.played, "wins": result.wins, "draws": result.draws,
            "losses": result.losses, "elo": round(elo), "interval": round(interval),
-           "command": command or "", "openings": openings, "pairs": pairs.pairs,
+           "command": command or "", "openings": describe_openings(openings),
+           "pairs": pairs.pairs,
            "pentanomial": " ".join(map(str, pairs.counts)), "discs": f"{discs:.2f}",
            "discs_interval": f"{half:.2f}",
            "sprt": "" if result.sprt is None else
@@ -340,7 +343,11 @@ def main() -> int:
         sprt = SPRT(args.sprt[0], args.sprt[1], args.alpha, args.beta) if args.sprt else None
     except (TypeError, ValueError) as exc:
         ap.error(f"--sprt: {exc}")
-    command = "benchmarks/strength.py " + " ".join(sys.argv[1:])
+    # The command that reproduces a match (without where this run wrote its rows), quoted
+    # as a shell needs it.
+    shown = [a for i, a in enumerate(sys.argv[1:])
+             if a != "--csv" and (i == 0 or sys.argv[i] != "--csv")]
+    command = "python3 benchmarks/strength.py " + " ".join(shlex.quote(a) for a in shown)
     if args.from_empties is not None and (args.from_start or not 1 <= args.from_empties <= 59):
         ap.error("--from-empties: 1 to 59 empties, not with --from-start")
     from_book = None

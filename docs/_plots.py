@@ -48,7 +48,7 @@ def balanced(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
 
 
 def _label(row: Dict[str, str]) -> str:
-    time = f", {row['seconds']} s a move" if row["seconds"] else ""
+    time = f", {float(row['seconds']):g} s a move" if row["seconds"] else ""
     return f"{_short(row['player'])} against {_short(row['opponent'])}{time}"
 
 
@@ -65,7 +65,7 @@ def strength(rows: List[Dict[str, str]]) -> str:
         return left + (v - lo) / (hi - lo) * plot_w
 
     body = [f'<text x="{left}" y="16" {FONT} font-weight="bold">Elo of the first player, '
-            '95 % interval (balanced openings, equal time)</text>',
+            '95 % interval (balanced openings)</text>',
             f'<line x1="{x(0):.1f}" y1="{top - 4}" x2="{x(0):.1f}" '
             f'y2="{top + row_h * len(rows)}" stroke="#888" stroke-dasharray="4 3"/>']
     for i, r in enumerate(rows):

@@ -249,6 +249,9 @@ def test_an_aborted_solve_leaves_the_solver_reusable(threads):
     with pytest.raises(SolveAborted) as info:
         cy.solve(hard, time_limit=0.3, solver=solver)
     assert info.value.partial.nodes > 0
+    # The message says what was proven, as the command line's line does.
+    assert info.value.partial.proven() in str(info.value)
+    assert "score in [" in info.value.partial.proven()
     pos = FFO_EASY[3]
     assert cy.solve(pos.board, solver=solver).score == pos.best_score
     # And a stop from another thread during a threaded solve.

@@ -9,7 +9,7 @@ from typing import Any
 from ..core._board import Board
 from ..errors import SettingsError
 from ..match import MatchResult, round_robin, run_match
-from ..openings import OPENINGS_HELP, openings_for
+from ..openings import OPENINGS_HELP, describe_openings, openings_for
 from ..players import SPEC_HELP, make_player
 from ..records.ggf import GgfGame, write_ggf
 from ..stats import SPRT
@@ -24,11 +24,8 @@ def describe(result: MatchResult, first: str, second: str) -> str:
 
 def _openings_name(spec: str) -> str:
     """``balanced openings``, ``random 6-ply openings``, ``the openings of FILE``."""
-    if spec == "balanced":
-        return "balanced openings"
-    if spec == "random" or spec.startswith("random:"):
-        return f"random {spec.partition(':')[2] or '4'}-ply openings"
-    return f"the openings of {spec}"
+    name = describe_openings(spec)
+    return f"{name} openings" if name != spec or spec == "balanced" else f"the openings of {spec}"
 
 
 def game_line(g: int, games: int, final: Board, first: str, second: str) -> str:

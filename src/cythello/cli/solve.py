@@ -76,10 +76,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             p = exc.partial
             nodes += p.nodes
             seconds += p.elapsed
-            best = f"best so far {p.best_move_name}" if p.lower > -64 else "no move proven yet"
             say(f"{i:>3} {pos.board.empties():>7} {'?':>6} {'?':>5} {'':>8} {p.nodes:>13,} "
-                f"{p.elapsed:>8.3f}  out of time: score in [{p.lower:+d}, {p.upper:+d}], "
-                f"{best}")
+                f"{p.elapsed:>8.3f}  out of time: {p.proven()}")
             continue
         nodes += r.nodes
         seconds += r.elapsed

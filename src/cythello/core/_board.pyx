@@ -4,6 +4,7 @@
 Modelled on python-chess's ``chess.Board``: ``push``/``pop``/``peek``, a live
 ``legal_moves`` view, outcome, copies, pickling, and text in the project's formats.
 """
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -497,6 +498,14 @@ cdef class Board:
         return self._black == o._black and self._white == o._white and self._turn == o._turn
 
     def __hash__(self):
+        # A Board changes as moves are pushed, so a board kept in a set (or as a dict key)
+        # is lost there once it moves on; python-chess's boards are unhashable for that
+        # reason, and cythello's follow after a deprecation.
+        warnings.warn("hashing a Board is deprecated and will raise TypeError in cythello "
+                      "0.5: a Board is mutable, so one kept in a set or as a dict key is "
+                      "lost once a move is pushed; key by board.board_string() (or "
+                      "board.position(), up to the colours) instead",
+                      DeprecationWarning, stacklevel=2)
         return hash((self._black, self._white, self._turn))
 
     def __reduce__(self):

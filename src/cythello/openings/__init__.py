@@ -30,7 +30,7 @@ from ..errors import InvalidBoardError, SettingsError
 from ..records.position import board_from_text
 
 __all__ = ["BALANCED_FILE", "OPENINGS_HELP", "balanced_openings", "random_openings",
-           "read_openings", "read_opening_values", "openings_for"]
+           "read_openings", "read_opening_values", "openings_for", "describe_openings"]
 
 BALANCED_FILE = Path(__file__).with_name("balanced.txt")
 OPENINGS_HELP = ("'balanced' (the shipped balanced 8-move openings, the default), "
@@ -107,7 +107,7 @@ def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
     """Distinct positions after ``plies`` random moves from the start (fewer if the moves
     run out of new positions)."""
     rng = random.Random(seed)
-    seen: Set[Board] = set()
+    seen: Set[str] = set()                  # board strings: a Board is not a key
     out: List[Board] = []
     attempts = 0
     while len(out) < count and attempts < count * 100:
@@ -118,10 +118,18 @@ def random_openings(count: int, plies: int, seed: int = 0) -> List[Board]:
             if not moves:
                 break
             b.push(rng.choice(moves))
-        if not b.is_game_over() and b not in seen:
-            seen.add(b)
+        if not b.is_game_over() and b.board_string() not in seen:
+            seen.add(b.board_string())
             out.append(b)
     return out
+
+
+def describe_openings(spec: str) -> str:
+    """A name of :func:`openings_for` in words: ``balanced``, ``random 6-ply``, ``start``,
+    or the file's name."""
+    if spec == "random" or spec.startswith("random:"):
+        return f"random {spec.partition(':')[2] or '4'}-ply"
+    return spec
 
 
 def openings_for(spec: str, pairs: int, seed: Optional[int] = 0) -> Optional[List[Board]]:

@@ -63,10 +63,18 @@ class SolveResult:
             return Proof.DRAW
         return None
 
+    def proven(self) -> str:
+        """What a solve cut short had proven, in words: ``score in [+2, +64], best so far
+        c4`` (a best move is known once a test value was reached)."""
+        best = (f"best so far {self.best_move_name}" if self.lower > -64
+                else "no move proven yet")
+        return f"score in [{self.lower:+d}, {self.upper:+d}], {best}"
+
 
 class SolveAborted(RuntimeError):
     """The solve hit its time or node limit (or was stopped) before it finished;
-    ``partial`` holds what it had proven (bounds, best move when known, nodes, time)."""
+    ``partial`` holds what it had proven (bounds, best move when known, nodes, time), and
+    the message says it, as ``cythello solve`` does."""
 
     def __init__(self, message: str, partial: SolveResult) -> None:
         super().__init__(message)
@@ -120,7 +128,7 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
         result.elapsed = time.monotonic() - start
         if aborted:
             raise SolveAborted(f"solve stopped after {result.nodes:,} nodes, "
-                               f"{result.elapsed:.2f} s", result)
+                               f"{result.elapsed:.2f} s: {result.proven()}", result)
         if score > alpha:
             result.best_move = move          # it reached the score: a best move so far
         if score <= alpha:
