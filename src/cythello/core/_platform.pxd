@@ -8,6 +8,7 @@ cdef extern from "cy_platform.h" nogil:
     int cy_ctz(uint64_t x)
     int cy_msb(uint64_t x)
     uint64_t cy_bswap64(uint64_t x)      # reverse the bytes: rows 1-8 become 8-1
+    void cy_prefetch(const void* p)      # a hint: ``p`` will be read soon
     double cy_monotonic()
     # A stop flag written by one thread and polled by a searching one.
     int cy_load_flag(const int* p)

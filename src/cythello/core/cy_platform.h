@@ -37,6 +37,17 @@ CY_INLINE int cy_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
 CY_INLINE uint64_t cy_bswap64(uint64_t x) { return __builtin_bswap64(x); }
 #endif
 
+/* A hint that memory will be read soon (a table entry a child will probe): a no-op where
+ * the compiler has no spelling for it. */
+#if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_IX86))
+#include <xmmintrin.h>
+#define cy_prefetch(p) _mm_prefetch((const char*)(p), _MM_HINT_T0)
+#elif defined(__GNUC__) || defined(__clang__)
+#define cy_prefetch(p) __builtin_prefetch((p))
+#else
+#define cy_prefetch(p) ((void)(p))
+#endif
+
 /* A monotonic clock in seconds, for search time limits. */
 #if defined(_WIN32)
 #ifndef WIN32_LEAN_AND_MEAN

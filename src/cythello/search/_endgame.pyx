@@ -62,7 +62,8 @@ cdef class Solver:
     def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
         self.threads = check_int("threads", threads, 1, _MAX_THREADS)
-        self.table.entries = NULL
+        self.table.buckets = NULL
+        self.table.memory = NULL
         self.table.date = 0
         if isinstance(weights, str) and weights == "default":
             from cythello.eval.weights import default_weights
@@ -73,7 +74,7 @@ cdef class Solver:
         self.weights = weights              # None: order by mobility alone
 
     def __dealloc__(self):
-        free(self.table.entries)
+        free(self.table.memory)
 
     def stop(self):
         """Abort a running solve soon, and any later one until :meth:`clear_stop` (safe from
@@ -86,7 +87,7 @@ cdef class Solver:
     @property
     def table_bytes(self):
         """Memory held by the transposition table (allocated at the first deep solve)."""
-        return (2 << self.table.bits) * sizeof(Entry) if self.table.entries != NULL else 0
+        return ((1 << self.table.bits) + 1) * sizeof(Bucket) if self.table.memory != NULL else 0
 
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
               deadline=0.0):
@@ -105,11 +106,10 @@ cdef class Solver:
         cdef uint64_t P = own, O = opp
         cdef Context ctx
         cdef int best_move = PASS_MOVE, score, empties = 64 - count(P | O)
-        if self.table.entries == NULL and empties >= TT_EMPTIES:
-            # NULL (no memory): solve without a table.
-            self.table.entries = <Entry*>calloc(2 << self.table.bits, sizeof(Entry))
+        if self.table.memory == NULL and empties >= TT_EMPTIES:
+            _allocate(&self.table)          # no memory: solve without a table
         self.table.date += 1
-        ctx.table = &self.table if self.table.entries != NULL else NULL
+        ctx.table = &self.table if self.table.memory != NULL else NULL
         ctx.eval_weights = self.weights.table if self.weights is not None else NULL
         ctx.evaluate = evaluator_function() if self.weights is not None else NULL
         ctx.nodes = 0

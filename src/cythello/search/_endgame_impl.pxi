@@ -13,7 +13,7 @@ from cythello.core._rules cimport (
 )
 from cythello.core._stability cimport stable_discs
 from cythello.core._platform cimport (
-    cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
+    cy_prefetch, cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
 )
@@ -30,7 +30,7 @@ cdef enum:
     SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
     MAX_OPEN = 512            # split points open at once
     CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
-    DEFAULT_TT_BITS = 20      # 2**20 buckets of two 24-byte entries: 48 MB
+    DEFAULT_TT_BITS = 20      # 2**20 buckets of 64 bytes: 64 MB
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
@@ -448,6 +448,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
             if _probe(ctx.table, after_P, after_O, &e) and -e.upper > alpha:
                 cutoff[0] = -e.upper
                 return 0
+        elif ctx.table != NULL and empties > TT_EMPTIES:
+            _prefetch(ctx.table, after_P, after_O)        # the child probes it first thing
         if sq == hash_move:
             key = 1 << 30
         elif after_P == 0:

@@ -1,5 +1,6 @@
 # The solver's transposition table (part of ``_endgame_impl.pxi``, which includes it):
-# lock-free buckets of two entries, replaced by depth and age.
+# lock-free buckets of two entries, replaced by depth and age, one cache line each (a probe
+# is one memory read; FFO #40-#44 spent a sixth of their time waiting for it).
 
 cdef struct Entry:
     # Lock-free for the parallel solve (Hyatt's scheme): the key words are stored XORed
@@ -15,15 +16,34 @@ cdef struct Found:            # what a probe read, a consistent copy
     int empties               # how deep the search behind it was
     int date                  # the solve that wrote it (older entries give way)
 
+cdef struct Bucket:           # 64 bytes: one cache line once the array is aligned
+    Entry entry[2]
+    uint64_t spare[2]
+
 cdef struct Table:
-    Entry* entries            # 2 ** bits buckets of 2 entries
+    Bucket* buckets           # 2 ** bits buckets, aligned to 64 bytes in ``memory``
+    void* memory              # what was allocated (freed by the Solver)
     int bits
     uint16_t date
 
 
+cdef inline bint _allocate(Table* t) noexcept nogil:
+    """The table's zeroed buckets, cache-line aligned; False without the memory."""
+    t.memory = calloc((<size_t>1 << t.bits) + 1, sizeof(Bucket))
+    if t.memory == NULL:
+        return False
+    t.buckets = <Bucket*>((<size_t>t.memory + 63) & ~(<size_t>63))
+    return True
+
+
 cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
     cdef uint64_t h = (P * 0x9E3779B97F4A7C15ULL) ^ (O * 0xC2B2AE3D27D4EB4FULL)
-    return &t.entries[2 * ((h ^ (h >> 29)) >> (64 - t.bits))]
+    return t.buckets[(h ^ (h >> 29)) >> (64 - t.bits)].entry
+
+
+cdef inline void _prefetch(Table* t, uint64_t P, uint64_t O) noexcept nogil:
+    """Start reading the bucket of a position that will be probed soon."""
+    cy_prefetch(_bucket(t, P, O))
 
 
 cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept nogil:
