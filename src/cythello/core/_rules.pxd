@@ -9,62 +9,28 @@ from libc.stdint cimport uint64_t
 from cythello.core._platform cimport cy_popcount, cy_ctz, cy_msb, cy_monotonic
 
 cdef extern from "cy_rays.h" nogil:
-    const uint64_t CY_RAYS[64][8]
     # Files b..g: a horizontal or diagonal run may not wrap from one row into the next.
     const uint64_t INNER_FILES "CY_INNER_FILES"
     const uint64_t CY_CORNER_ZONE[4]      # X- and C-squares of a1, h1, a8, h8
+
+# The move generator (cy_moves.h: the four lines at once in the x86-64-v3 build).
+cdef extern from "cy_moves.h" nogil:
+    uint64_t cy_legal_moves(uint64_t P, uint64_t O)
+    uint64_t cy_flips(uint64_t P, uint64_t O, int sq)
 
 cdef enum:
     PASS_MOVE = 64          # the pass, a move of its own
     NO_MOVE = 65
 
 
-cdef inline uint64_t _targets_up(uint64_t P, uint64_t M, int s) noexcept nogil:
-    # Parallel prefix fill: the runs of M (opponent discs) that start next to P and
-    # grow toward higher bits, up to 6 long; the square after each run is a target.
-    cdef uint64_t run = M & (P << s)
-    run |= M & (run << s)
-    cdef uint64_t pairs = M & (M << s)
-    run |= pairs & (run << (2 * s))
-    run |= pairs & (run << (2 * s))
-    return run << s
-
-
-cdef inline uint64_t _targets_down(uint64_t P, uint64_t M, int s) noexcept nogil:
-    cdef uint64_t run = M & (P >> s)
-    run |= M & (run >> s)
-    cdef uint64_t pairs = M & (M >> s)
-    run |= pairs & (run >> (2 * s))
-    run |= pairs & (run >> (2 * s))
-    return run >> s
-
-
 cdef inline uint64_t legal_moves(uint64_t P, uint64_t O) noexcept nogil:
     """Mask of the squares where the side owning ``P`` may place a disc."""
-    cdef uint64_t inner = O & INNER_FILES
-    cdef uint64_t t = (_targets_up(P, inner, 1) | _targets_down(P, inner, 1)
-                       | _targets_up(P, O, 8) | _targets_down(P, O, 8)
-                       | _targets_up(P, inner, 7) | _targets_down(P, inner, 7)
-                       | _targets_up(P, inner, 9) | _targets_down(P, inner, 9))
-    return t & ~(P | O)
+    return cy_legal_moves(P, O)
 
 
 cdef inline uint64_t flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
     """Discs of ``O`` turned over when the side owning ``P`` plays on empty ``sq``."""
-    cdef uint64_t result = 0, ray, stop
-    cdef int d
-    # Toward higher indices the first non-opponent square is the lowest set bit.
-    for d in range(4):
-        ray = CY_RAYS[sq][d]
-        stop = ray & ~O
-        stop &= (0 - stop)
-        result |= ray & (stop - 1) & (0 - <uint64_t>((stop & P) != 0))
-    # Toward lower indices it is the highest set bit (bit 0 stands in for "none").
-    for d in range(4, 8):
-        ray = CY_RAYS[sq][d]
-        stop = (<uint64_t>1) << cy_msb((ray & ~O) | 1)
-        result |= ray & ~((stop << 1) - 1) & (0 - <uint64_t>((stop & P & ray) != 0))
-    return result
+    return cy_flips(P, O, sq)
 
 
 cdef inline int count(uint64_t bits) noexcept nogil:

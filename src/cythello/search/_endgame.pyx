@@ -24,7 +24,6 @@ a monotonic deadline or a stop flag; it then reports that it was aborted and its
 means nothing.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
 
 
 from cythello.core._platform cimport cy_store_flag
@@ -74,7 +73,7 @@ cdef class Solver:
         self.weights = weights              # None: order by mobility alone
 
     def __dealloc__(self):
-        free(self.table.memory)
+        _release(&self.table)
 
     def stop(self):
         """Abort a running solve soon, and any later one until :meth:`clear_stop` (safe from
@@ -87,7 +86,7 @@ cdef class Solver:
     @property
     def table_bytes(self):
         """Memory held by the transposition table (allocated at the first deep solve)."""
-        return ((1 << self.table.bits) + 1) * sizeof(Bucket) if self.table.memory != NULL else 0
+        return _table_bytes(&self.table) if self.table.memory != NULL else 0
 
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
               deadline=0.0):

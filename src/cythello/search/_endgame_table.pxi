@@ -21,19 +21,30 @@ cdef struct Bucket:           # 64 bytes: one cache line once the array is align
     uint64_t spare[2]
 
 cdef struct Table:
-    Bucket* buckets           # 2 ** bits buckets, aligned to 64 bytes in ``memory``
-    void* memory              # what was allocated (freed by the Solver)
+    Bucket* buckets           # 2 ** bits buckets, in ``memory`` (2 MB aligned)
+    void* memory              # what was allocated (freed by _release)
     int bits
     uint16_t date
 
 
+cdef inline size_t _table_bytes(Table* t) noexcept nogil:
+    return ((<size_t>1) << t.bits) * sizeof(Bucket)
+
+
 cdef inline bint _allocate(Table* t) noexcept nogil:
-    """The table's zeroed buckets, cache-line aligned; False without the memory."""
-    t.memory = calloc((<size_t>1 << t.bits) + 1, sizeof(Bucket))
+    """The table's zeroed buckets (on huge pages where the OS has them); False without
+    the memory."""
+    t.memory = cy_huge_alloc(_table_bytes(t))
     if t.memory == NULL:
         return False
-    t.buckets = <Bucket*>((<size_t>t.memory + 63) & ~(<size_t>63))
+    t.buckets = <Bucket*>cy_huge_aligned(t.memory)
     return True
+
+
+cdef inline void _release(Table* t) noexcept nogil:
+    cy_huge_free(t.memory, _table_bytes(t))
+    t.memory = NULL
+    t.buckets = NULL
 
 
 cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:

@@ -1,0 +1,138 @@
+/* cy_moves.h: the legal moves of a position and the discs a move turns over, the innermost
+ * steps of every search.
+ *
+ * Two spellings of each, chosen when a module is compiled: the x86-64-v3 twins (built with
+ * AVX2, see setup.py) search the four lines (east-west, north-south, the two diagonals) at
+ * once in the lanes of a 256-bit register; every other build goes one direction at a time.
+ * Both return the same masks for every position: tests/test_builds.py holds the two builds
+ * to the same playouts and the same solves, node for node. */
+#ifndef CYTHELLO_MOVES_H
+#define CYTHELLO_MOVES_H
+#include <stdint.h>
+#include "cy_platform.h"
+#include "cy_rays.h"
+
+/* Runs of opponent discs: shifting by 1 (a row), 8 (a column), 7 and 9 (the diagonals). A
+ * run along a row or a diagonal may not wrap from the h-file to the a-file, so there the
+ * opponent's discs are masked to files b-g. Runs are filled in four steps, up to 6 discs:
+ * the longest run a disc can outflank. */
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+
+CY_INLINE __m256i cy_line_shifts(void) { return _mm256_set_epi64x(9, 7, 8, 1); }
+CY_INLINE __m256i cy_line_masks(void) {
+    return _mm256_set_epi64x((int64_t)CY_INNER_FILES, (int64_t)CY_INNER_FILES, -1,
+                             (int64_t)CY_INNER_FILES);
+}
+CY_INLINE uint64_t cy_or_lanes(__m256i v) {
+    __m128i half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half)));
+}
+
+/* The empty squares where the side owning P may play: beyond a run of O that starts next
+ * to a disc of P. */
+CY_INLINE uint64_t cy_legal_moves(uint64_t P, uint64_t O) {
+    const __m256i shift = cy_line_shifts();
+    const __m256i shift2 = _mm256_add_epi64(shift, shift);
+    __m256i p = _mm256_set1_epi64x((int64_t)P);
+    __m256i o = _mm256_and_si256(_mm256_set1_epi64x((int64_t)O), cy_line_masks());
+    __m256i run, pairs, up, down;
+    run = _mm256_and_si256(o, _mm256_sllv_epi64(p, shift));
+    run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_sllv_epi64(run, shift)));
+    pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, shift));
+    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, shift2)));
+    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, shift2)));
+    up = _mm256_sllv_epi64(run, shift);
+    run = _mm256_and_si256(o, _mm256_srlv_epi64(p, shift));
+    run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_srlv_epi64(run, shift)));
+    pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, shift));
+    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, shift2)));
+    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, shift2)));
+    down = _mm256_srlv_epi64(run, shift);
+    return cy_or_lanes(_mm256_or_si256(up, down)) & ~(P | O);
+}
+
+/* The discs of O turned over by a disc of P on the empty square sq: the run from sq in
+ * each direction, kept where the square after it holds a disc of P. */
+CY_INLINE uint64_t cy_flips(uint64_t P, uint64_t O, int sq) {
+    const __m256i shift = cy_line_shifts();
+    const __m256i shift2 = _mm256_add_epi64(shift, shift);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i p = _mm256_set1_epi64x((int64_t)P);
+    __m256i o = _mm256_and_si256(_mm256_set1_epi64x((int64_t)O), cy_line_masks());
+    __m256i x = _mm256_set1_epi64x((int64_t)((uint64_t)1 << sq));
+    __m256i f, pairs, up, down;
+
+    /* toward higher indices */
+    f = _mm256_and_si256(o, _mm256_sllv_epi64(x, shift));
+    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_sllv_epi64(f, shift)));
+    pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, shift));
+    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_sllv_epi64(f, shift2)));
+    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_sllv_epi64(f, shift2)));
+    up = _mm256_andnot_si256(
+        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(f, shift), p), zero), f);
+
+    /* toward lower indices */
+    f = _mm256_and_si256(o, _mm256_srlv_epi64(x, shift));
+    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srlv_epi64(f, shift)));
+    pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, shift));
+    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_srlv_epi64(f, shift2)));
+    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_srlv_epi64(f, shift2)));
+    down = _mm256_andnot_si256(
+        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(f, shift), p), zero), f);
+
+    return cy_or_lanes(_mm256_or_si256(up, down));
+}
+
+#else
+
+/* The runs of M that start next to a disc of P, growing toward higher bits (shift s) or
+ * lower ones; the square after each run is a target. */
+CY_INLINE uint64_t cy_targets_up(uint64_t P, uint64_t M, int s) {
+    uint64_t run = M & (P << s), pairs = M & (M << s);
+    run |= M & (run << s);
+    run |= pairs & (run << (2 * s));
+    run |= pairs & (run << (2 * s));
+    return run << s;
+}
+
+CY_INLINE uint64_t cy_targets_down(uint64_t P, uint64_t M, int s) {
+    uint64_t run = M & (P >> s), pairs = M & (M >> s);
+    run |= M & (run >> s);
+    run |= pairs & (run >> (2 * s));
+    run |= pairs & (run >> (2 * s));
+    return run >> s;
+}
+
+CY_INLINE uint64_t cy_legal_moves(uint64_t P, uint64_t O) {
+    uint64_t inner = O & CY_INNER_FILES;
+    uint64_t t = cy_targets_up(P, inner, 1) | cy_targets_down(P, inner, 1)
+               | cy_targets_up(P, O, 8) | cy_targets_down(P, O, 8)
+               | cy_targets_up(P, inner, 7) | cy_targets_down(P, inner, 7)
+               | cy_targets_up(P, inner, 9) | cy_targets_down(P, inner, 9);
+    return t & ~(P | O);
+}
+
+CY_INLINE uint64_t cy_flips(uint64_t P, uint64_t O, int sq) {
+    uint64_t result = 0, ray, stop;
+    int d;
+    /* Toward higher indices the first square that is not the opponent's is the lowest set
+     * bit of the ray without them. */
+    for (d = 0; d < 4; d++) {
+        ray = CY_RAYS[sq][d];
+        stop = ray & ~O;
+        stop &= (0 - stop);
+        result |= ray & (stop - 1) & (0 - (uint64_t)((stop & P) != 0));
+    }
+    /* Toward lower indices it is the highest set bit (bit 0 stands in for "none"). */
+    for (d = 4; d < 8; d++) {
+        ray = CY_RAYS[sq][d];
+        stop = (uint64_t)1 << cy_msb((ray & ~O) | 1);
+        result |= ray & ~((stop << 1) - 1) & (0 - (uint64_t)((stop & P & ray) != 0));
+    }
+    return result;
+}
+
+#endif
+#endif
