@@ -154,6 +154,10 @@ def test_analyse_with_puct():
                    "--seed", "1"])
     assert out.returncode == 0, out.stderr
     assert "best move:" in out.stdout and "discs" in out.stdout
+    # A book position leads with the book's value (deep searches), the value to trust most;
+    # the search's own figures follow, each naming its source.
+    assert out.stdout.startswith("opening book: +0.00 discs for white (the book's deep")
+    assert "(from the win rate)" in out.stdout
     table = out.stdout.split("proof", 1)[1].strip().split("\n\n", 1)[0].splitlines()
     assert len(table) >= 2 and all(len(row.split()) == 5 for row in table)   # discs each
     out = run_cli(["analyse", "f5d6c3d3c4f4", "--game", "--search", "puct", "--iterations",

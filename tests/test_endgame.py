@@ -137,6 +137,36 @@ def test_solver_pace_affords_more_empties_with_more_time_and_speed():
     assert pace.empties_within(1.0) > SolverPace(rate=5e6).empties_within(1.0)
 
 
+def test_a_lost_solve_cut_short_plays_the_move_proven_to_lose_least(monkeypatch):
+    # FFO #32 (20 empties, -4): the outcome (a loss) is settled, then a step proves one move
+    # at least -6 before the solve is cut short.  A tree search would play by win rate,
+    # which sees nothing to choose between lost moves; the proven move is the one to play.
+    import cythello.search.endgame_play as play
+    from cythello.search.states import Proof
+    pos = list(read_obf(DATA / "fforum-20-39.obf"))[12]
+    steps = []
+    cy.solve(pos.board, solver=Solver(), outcome_first=True,
+             on_step=lambda r: steps.append((r.nodes, r.lower, r.upper, r.best_move)))
+    nodes, lower, upper, move = next(s for s in steps if -64 < s[1] < s[2] < 0)
+    real = play.solve
+
+    def cut_short(board, time_limit, solver, outcome_first):
+        # Cut where the timed solve would have run out: just after that step.
+        return real(board, node_limit=nodes + 1, solver=Solver(), outcome_first=True)
+
+    monkeypatch.setattr(play, "solve", cut_short)
+    start = time.monotonic()
+    result = play.exact_result(pos.board, Solver(), start, start + 60)
+    assert result is not None and result.exact_score is None
+    assert result.proof == Proof.LOSS and result.best_move == move
+    assert pos.scores[move] >= lower and result.moves[0].discs == lower
+    # Before any move is proven (only the outcome known), the tree search takes over.
+    first_loss = next(s for s in steps if s[2] < 0)
+    monkeypatch.setattr(play, "solve", lambda board, time_limit, solver, outcome_first: real(
+        board, node_limit=first_loss[0] + 1, solver=Solver(), outcome_first=True))
+    assert play.exact_result(pos.board, Solver(), start, start + 60) is None
+
+
 def test_a_search_solves_only_what_its_time_affords_with_endgame_by_time(monkeypatch):
     import cythello.search.engine as engine  # the shell hands every solve over
     attempts = []
@@ -283,3 +313,14 @@ def test_aborted_threaded_solves_store_nothing_false():
             except SolveAborted:
                 pass
             assert cy.solve(pos.board, solver=solver).score == pos.best_score
+
+
+def test_the_table_is_taken_at_the_first_deep_solve_one_cache_line_a_bucket():
+    solver = Solver(table_bits=12)
+    assert solver.table_bytes == 0                       # nothing until a solve needs it
+    pos = FFO_EASY[0]
+    assert cy.solve(pos.board, solver=solver).score == pos.best_score
+    assert solver.table_bytes == 64 << 12                # 2 entries of 24 bytes, padded
+    # Kept between solves, and a second solver has its own.
+    assert cy.solve(pos.board, solver=solver).score == pos.best_score
+    assert Solver(table_bits=10).table_bytes == 0

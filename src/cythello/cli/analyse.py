@@ -123,15 +123,17 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                                       for m in known]}
         say(json.dumps(data, indent=2))
     else:
+        if known:
+            # The book's value first: deep searches of every line from here, the value to
+            # trust most where the book has the position (the search below is one move's).
+            say(f"opening book: {book.value(board):+.2f} discs for {COLOR_NAMES[board.turn]} "
+                "(the book's deep searches); book moves: "
+                + ", ".join(f"{m.name} {m.value:+.2f}" for m in known) + "\n")
         say(format_result(board, result, args.top))
         asked = player.settings.time_limit
         if asked is not None and result.elapsed < EARLY * asked:
             say(f"\nthe search ended after {result.elapsed:.2f} s of the {asked:g} s asked: "
                 f"{result.stop_reason.explanation}")
-        if known:
-            say(f"\nin the opening book: {book.value(board):+.2f} discs for "
-                f"{COLOR_NAMES[board.turn]}; book moves: "
-                + ", ".join(f"{m.name} {m.value:+.2f}" for m in known))
     if args.svg:
         write_output(args.svg, board_svg(board, last_move=last, best_move=result.best_move),
                      "SVG file")

@@ -106,8 +106,11 @@ def solve_time(board: Board, endgame_empties: int, by_time: bool,
 def exact_result(board: Board, solver: Solver, start: float, deadline: float,
                  threads: int = 1, pace: Optional[SolverPace] = None) -> Optional[SearchResult]:
     """The solver's perfect move as a search result; or, when time runs out after the
-    outcome is settled as a win or a draw, the move that secures it; else None (a tree
-    search takes over).  The solve's speed goes to ``pace``, finished or not."""
+    outcome is settled, the move with the best score proven so far: in a win or a draw the
+    move that secures it (and the most discs the solve had reached), in a lost game the
+    move proven to lose by least so far (discs are all that is left to play for, and a
+    tree search, which plays by win rate, has no preference among lost moves); else None
+    (a tree search takes over).  The solve's speed goes to ``pace``, finished or not."""
     try:
         solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
                                     solver=solver, outcome_first=True)
@@ -115,15 +118,16 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
         solved = exc.partial             # cut short: no score, perhaps the outcome
     if pace is not None:
         pace.record(solved.nodes, solved.elapsed)
-    if solved.score is None and solved.outcome not in (Proof.WIN, Proof.DRAW):
+    proof = solved.outcome
+    if solved.score is None and not (proof in (Proof.WIN, Proof.DRAW)
+                                     or proof == Proof.LOSS and solved.lower > -64):
         return None
     move = solved.best_move
     if solved.score is not None:
         stats = MoveStats.exact(move, solved.score)
-    else:                             # the outcome only: a secured win or draw
-        proof = solved.outcome
-        stats = MoveStats(move, 0, 1.0 if proof == Proof.WIN else 0.5, proof, None,
-                          float(solved.lower))
+    else:                             # the outcome, and the best move's score at least lower
+        rate = {Proof.WIN: 1.0, Proof.DRAW: 0.5, Proof.LOSS: 0.0}[proof]
+        stats = MoveStats(move, 0, rate, proof, None, float(solved.lower))
     return SearchResult(
         best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,
