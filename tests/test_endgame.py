@@ -167,6 +167,37 @@ def test_a_lost_solve_cut_short_plays_the_move_proven_to_lose_least(monkeypatch)
     assert play.exact_result(pos.board, Solver(), start, start + 60) is None
 
 
+def test_a_solve_that_settled_the_outcome_goes_on_with_the_rest_of_the_move(monkeypatch):
+    # A won FFO position of 18 or more empties: cut short after proving the win, the
+    # solve goes on until the move's whole time ends (a tree search could not choose among
+    # proven wins) and finds the exact score; without that time it plays the proven win.
+    import cythello.search.endgame_play as play
+    from cythello.search.states import Proof
+    pos = next(p for p in read_obf(DATA / "fforum-20-39.obf")
+               if p.best_score > 0 and p.board.empties() >= 18)
+    steps = []
+    cy.solve(pos.board, solver=Solver(), outcome_first=True,
+             on_step=lambda r: steps.append(r.nodes) if r.outcome == Proof.WIN else None)
+    calls = []
+    real = play.solve
+
+    def first_cut_short(board, time_limit, solver, outcome_first):
+        calls.append(time_limit)
+        limit = steps[0] + 1 if len(calls) == 1 else None   # the first: the win, no more
+        return real(board, node_limit=limit, solver=solver, outcome_first=True)
+
+    monkeypatch.setattr(play, "solve", first_cut_short)
+    start = time.monotonic()
+    result = play.exact_result(pos.board, Solver(), start, start + 30, until=start + 60)
+    assert len(calls) == 2 and result.exact_score == pos.best_score
+    assert result.best_move in pos.best_moves()
+    calls.clear()
+    start = time.monotonic()
+    won = play.exact_result(pos.board, Solver(), start, start + 30)     # no time after it
+    assert len(calls) == 1 and won.exact_score is None and won.proof == Proof.WIN
+    assert pos.scores[won.best_move] > 0
+
+
 def test_a_search_solves_only_what_its_time_affords_with_endgame_by_time(monkeypatch):
     import cythello.search.engine as engine  # the shell hands every solve over
     attempts = []

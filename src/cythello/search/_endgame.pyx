@@ -88,6 +88,16 @@ cdef class Solver:
         """Memory held by the transposition table (allocated at the first deep solve)."""
         return _table_bytes(&self.table) if self.table.memory != NULL else 0
 
+    def reserve(self, empties=TT_EMPTIES):
+        """Take the transposition table now if a solve of ``empties`` empty squares will
+        use it (solves take it at the first that does): its memory is committed here, tens
+        of milliseconds for the default 64 MB, so that the time of the solve itself
+        measures the search.  Returns :attr:`table_bytes`."""
+        if self.table.memory == NULL and check_int("empties", empties, 0, 64) >= TT_EMPTIES:
+            with nogil:
+                _allocate(&self.table)      # no memory: solves go without a table
+        return self.table_bytes
+
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
               deadline=0.0):
         """``(score, best move, aborted)`` for the side to move.  The score is exact inside
@@ -105,8 +115,7 @@ cdef class Solver:
         cdef uint64_t P = own, O = opp
         cdef Context ctx
         cdef int best_move = PASS_MOVE, score, empties = 64 - count(P | O)
-        if self.table.memory == NULL and empties >= TT_EMPTIES:
-            _allocate(&self.table)          # no memory: solve without a table
+        self.reserve(empties)
         self.table.date += 1
         ctx.table = &self.table if self.table.memory != NULL else NULL
         ctx.eval_weights = self.weights.table if self.weights is not None else NULL

@@ -114,6 +114,7 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
            outcome_first: bool = False) -> SolveResult:
     """The root driver: null windows for the outcome (when asked, or when only the
     outcome is wanted), then null windows from a guess until the bounds meet."""
+    solver.reserve(board.empties())      # the table's memory, before the clock starts
     start = time.monotonic()
     result = SolveResult(None, PASS, 0, 0.0)
     legal = list(board.legal_moves)

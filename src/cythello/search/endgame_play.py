@@ -103,14 +103,9 @@ def solve_time(board: Board, endgame_empties: int, by_time: bool,
     return solve_seconds(time_limit)
 
 
-def exact_result(board: Board, solver: Solver, start: float, deadline: float,
-                 threads: int = 1, pace: Optional[SolverPace] = None) -> Optional[SearchResult]:
-    """The solver's perfect move as a search result; or, when time runs out after the
-    outcome is settled, the move with the best score proven so far: in a win or a draw the
-    move that secures it (and the most discs the solve had reached), in a lost game the
-    move proven to lose by least so far (discs are all that is left to play for, and a
-    tree search, which plays by win rate, has no preference among lost moves); else None
-    (a tree search takes over).  The solve's speed goes to ``pace``, finished or not."""
+def _solve_until(board: Board, solver: Solver, deadline: float,
+                 pace: Optional[SolverPace]) -> SolveResult:
+    """An outcome-first solve until ``deadline``: finished, or what it had proven."""
     try:
         solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
                                     solver=solver, outcome_first=True)
@@ -118,18 +113,47 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
         solved = exc.partial             # cut short: no score, perhaps the outcome
     if pace is not None:
         pace.record(solved.nodes, solved.elapsed)
+    return solved
+
+
+def _playable(solved: SolveResult) -> bool:
+    """Whether a solve cut short has a move to play: one that secures a proven win or
+    draw, or in a proven loss one proven to lose by no more than ``lower``."""
     proof = solved.outcome
-    if solved.score is None and not (proof in (Proof.WIN, Proof.DRAW)
-                                     or proof == Proof.LOSS and solved.lower > -64):
+    return proof in (Proof.WIN, Proof.DRAW) or proof == Proof.LOSS and solved.lower > -64
+
+
+def exact_result(board: Board, solver: Solver, start: float, deadline: float,
+                 threads: int = 1, pace: Optional[SolverPace] = None,
+                 until: Optional[float] = None) -> Optional[SearchResult]:
+    """The solver's perfect move as a search result; or, when time runs out after the
+    outcome is settled, the move with the best score proven so far: in a win or a draw the
+    move that secures it (and the most discs the solve had reached), in a lost game the
+    move proven to lose by least so far (discs are all that is left to play for, and a
+    tree search, which plays by win rate, has no preference among lost moves); else None
+    (a tree search takes over with the rest of the time).  A solve that has such a move by
+    ``deadline`` but not the score goes on until ``until`` (the end of the move's time,
+    when given): the tree search could not choose among proven wins either.  The solve's speed goes to
+    ``pace``, finished or not."""
+    solved = _solve_until(board, solver, deadline, pace)
+    nodes = solved.nodes
+    if solved.score is None and not _playable(solved):
         return None
+    if solved.score is None and until is not None and until - time.monotonic() > MIN_TIMED_SOLVE:
+        more = _solve_until(board, solver, until, pace)   # the table keeps what was proven
+        nodes += more.nodes
+        if more.score is not None or _playable(more) and more.lower >= solved.lower:
+            solved = more
     move = solved.best_move
     if solved.score is not None:
         stats = MoveStats.exact(move, solved.score)
     else:                             # the outcome, and the best move's score at least lower
+        proof = solved.outcome
+        assert proof is not None      # _playable
         rate = {Proof.WIN: 1.0, Proof.DRAW: 0.5, Proof.LOSS: 0.0}[proof]
         stats = MoveStats(move, 0, rate, proof, None, float(solved.lower))
     return SearchResult(
-        best_move=move, iterations=0, root_visits=0, nodes=solved.nodes,
+        best_move=move, iterations=0, root_visits=0, nodes=nodes,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,
         principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
         proof=stats.proof, threads=threads, exact_score=solved.score)

@@ -344,7 +344,8 @@ class Engine:
             seconds = backend.solve_time(board, budget.seconds, self._pace)
             if seconds is not None:
                 exact = exact_result(board, self._solver, start, start + seconds,
-                                     backend.threads, self._pace)
+                                     backend.threads, self._pace, until=None
+                                     if budget.seconds is None else start + budget.seconds)
                 if exact is not None:
                     backend.forget()             # the tree no longer matches the game
                     return exact
