@@ -30,59 +30,48 @@ CY_INLINE uint64_t cy_or_lanes(__m256i v) {
     return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half)));
 }
 
+/* v shifted by s in each lane, toward higher indices (up) or lower ones; up is a constant
+ * at every call, so the branch folds away. */
+CY_INLINE __m256i cy_shift(__m256i v, __m256i s, int up) {
+    return up ? _mm256_sllv_epi64(v, s) : _mm256_srlv_epi64(v, s);
+}
+
+/* In each lane, the run of o that starts next to a bit of from, in one direction. */
+CY_INLINE __m256i cy_run(__m256i o, __m256i from, __m256i s, int up) {
+    __m256i s2 = _mm256_add_epi64(s, s);
+    __m256i pairs = _mm256_and_si256(o, cy_shift(o, s, up));
+    __m256i run = _mm256_and_si256(o, cy_shift(from, s, up));
+    run = _mm256_or_si256(run, _mm256_and_si256(o, cy_shift(run, s, up)));
+    run = _mm256_or_si256(run, _mm256_and_si256(pairs, cy_shift(run, s2, up)));
+    return _mm256_or_si256(run, _mm256_and_si256(pairs, cy_shift(run, s2, up)));
+}
+
 /* The empty squares where the side owning P may play: beyond a run of O that starts next
  * to a disc of P. */
 CY_INLINE uint64_t cy_legal_moves(uint64_t P, uint64_t O) {
-    const __m256i shift = cy_line_shifts();
-    const __m256i shift2 = _mm256_add_epi64(shift, shift);
+    const __m256i s = cy_line_shifts();
     __m256i p = _mm256_set1_epi64x((int64_t)P);
     __m256i o = _mm256_and_si256(_mm256_set1_epi64x((int64_t)O), cy_line_masks());
-    __m256i run, pairs, up, down;
-    run = _mm256_and_si256(o, _mm256_sllv_epi64(p, shift));
-    run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_sllv_epi64(run, shift)));
-    pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, shift));
-    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, shift2)));
-    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_sllv_epi64(run, shift2)));
-    up = _mm256_sllv_epi64(run, shift);
-    run = _mm256_and_si256(o, _mm256_srlv_epi64(p, shift));
-    run = _mm256_or_si256(run, _mm256_and_si256(o, _mm256_srlv_epi64(run, shift)));
-    pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, shift));
-    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, shift2)));
-    run = _mm256_or_si256(run, _mm256_and_si256(pairs, _mm256_srlv_epi64(run, shift2)));
-    down = _mm256_srlv_epi64(run, shift);
+    __m256i up = cy_shift(cy_run(o, p, s, 1), s, 1);
+    __m256i down = cy_shift(cy_run(o, p, s, 0), s, 0);
     return cy_or_lanes(_mm256_or_si256(up, down)) & ~(P | O);
 }
 
-/* The discs of O turned over by a disc of P on the empty square sq: the run from sq in
- * each direction, kept where the square after it holds a disc of P. */
+/* The run from x in one direction, kept where the square after it holds a bit of p. */
+CY_INLINE __m256i cy_outflanked(__m256i o, __m256i p, __m256i x, __m256i s, int up) {
+    __m256i run = cy_run(o, x, s, up);
+    __m256i closed = _mm256_and_si256(cy_shift(run, s, up), p);
+    return _mm256_andnot_si256(_mm256_cmpeq_epi64(closed, _mm256_setzero_si256()), run);
+}
+
+/* The discs of O turned over by a disc of P on the empty square sq. */
 CY_INLINE uint64_t cy_flips(uint64_t P, uint64_t O, int sq) {
-    const __m256i shift = cy_line_shifts();
-    const __m256i shift2 = _mm256_add_epi64(shift, shift);
-    const __m256i zero = _mm256_setzero_si256();
+    const __m256i s = cy_line_shifts();
     __m256i p = _mm256_set1_epi64x((int64_t)P);
     __m256i o = _mm256_and_si256(_mm256_set1_epi64x((int64_t)O), cy_line_masks());
     __m256i x = _mm256_set1_epi64x((int64_t)((uint64_t)1 << sq));
-    __m256i f, pairs, up, down;
-
-    /* toward higher indices */
-    f = _mm256_and_si256(o, _mm256_sllv_epi64(x, shift));
-    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_sllv_epi64(f, shift)));
-    pairs = _mm256_and_si256(o, _mm256_sllv_epi64(o, shift));
-    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_sllv_epi64(f, shift2)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_sllv_epi64(f, shift2)));
-    up = _mm256_andnot_si256(
-        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(f, shift), p), zero), f);
-
-    /* toward lower indices */
-    f = _mm256_and_si256(o, _mm256_srlv_epi64(x, shift));
-    f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srlv_epi64(f, shift)));
-    pairs = _mm256_and_si256(o, _mm256_srlv_epi64(o, shift));
-    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_srlv_epi64(f, shift2)));
-    f = _mm256_or_si256(f, _mm256_and_si256(pairs, _mm256_srlv_epi64(f, shift2)));
-    down = _mm256_andnot_si256(
-        _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(f, shift), p), zero), f);
-
-    return cy_or_lanes(_mm256_or_si256(up, down));
+    return cy_or_lanes(_mm256_or_si256(cy_outflanked(o, p, x, s, 1),
+                                       cy_outflanked(o, p, x, s, 0)));
 }
 
 #else

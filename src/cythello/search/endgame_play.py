@@ -133,8 +133,8 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
     tree search, which plays by win rate, has no preference among lost moves); else None
     (a tree search takes over with the rest of the time).  A solve that has such a move by
     ``deadline`` but not the score goes on until ``until`` (the end of the move's time,
-    when given): the tree search could not choose among proven wins either.  The solve's speed goes to
-    ``pace``, finished or not."""
+    when given): the tree search could not choose among proven wins either.  The solve's
+    speed goes to ``pace``, finished or not."""
     solved = _solve_until(board, solver, deadline, pace)
     nodes = solved.nodes
     if solved.score is None and not _playable(solved):
@@ -150,8 +150,7 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
     else:                             # the outcome, and the best move's score at least lower
         proof = solved.outcome
         assert proof is not None      # _playable
-        rate = {Proof.WIN: 1.0, Proof.DRAW: 0.5, Proof.LOSS: 0.0}[proof]
-        stats = MoveStats(move, 0, rate, proof, None, float(solved.lower))
+        stats = MoveStats(move, 0, proof.win_rate, proof, None, float(solved.lower))
     return SearchResult(
         best_move=move, iterations=0, root_visits=0, nodes=nodes,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,

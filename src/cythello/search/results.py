@@ -72,8 +72,7 @@ class MoveStats:
     def exact(cls, move: int, score: int) -> "MoveStats":
         """Stats of a move whose exact score the endgame solver found."""
         proof = Proof.WIN if score > 0 else Proof.LOSS if score < 0 else Proof.DRAW
-        return cls(move, 0, {Proof.WIN: 1.0, Proof.LOSS: 0.0, Proof.DRAW: 0.5}[proof], proof, score,
-                   float(score))
+        return cls(move, 0, proof.win_rate, proof, score, float(score))
 
 
 @dataclass

@@ -60,6 +60,11 @@ class Proof(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def win_rate(self) -> float:
+        """What the proof is worth as a win rate: 1 for a win, 1/2 a draw, 0 a loss."""
+        return {"win": 1.0, "draw": 0.5, "loss": 0.0}[self.value]
+
 
 class Rollout(str, Enum):
     """The playout policy of a tree search."""
