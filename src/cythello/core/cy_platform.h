@@ -88,8 +88,9 @@ CY_INLINE void* cy_huge_alloc(size_t bytes) { return calloc(1, bytes + CY_HUGE_P
 CY_INLINE void cy_huge_free(void* base, size_t bytes) { (void)bytes; free(base); }
 #else
 #include <sys/mman.h>
+#define CY_HUGE_TOUCHED ((size_t)1 << 28)   /* at most this much is committed at once */
 CY_INLINE void* cy_huge_alloc(size_t bytes) {
-    /* Anonymous pages read as zero and are committed only when touched. */
+    /* Anonymous pages read as zero. */
     void* base = mmap(NULL, bytes + CY_HUGE_PAGE, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANON, -1, 0);
     if (base == MAP_FAILED) return NULL;
@@ -98,9 +99,12 @@ CY_INLINE void* cy_huge_alloc(size_t bytes) {
 #if defined(MADV_HUGEPAGE)
     madvise(start, bytes, MADV_HUGEPAGE);
 #endif
-    /* Touch every page now: the kernel zeroes them here, once (64 MB: tens of ms), not
-     * inside the first solves, whose speed the players time to know what a solve costs. */
-    for (at = 0; at < bytes; at += 4096) ((volatile char*)start)[at] = 0;
+    /* Touch the pages now: the kernel zeroes them here, once (64 MB: tens of ms), not inside
+     * the first solves, whose speed the players time to know what a solve costs. A table
+     * larger than CY_HUGE_TOUCHED (table_bits above 22) is committed as it is used instead,
+     * so that asking for one beyond the machine's memory cannot kill the process. */
+    if (bytes <= CY_HUGE_TOUCHED)
+        for (at = 0; at < bytes; at += 4096) ((volatile char*)start)[at] = 0;
     return base;
 }
 CY_INLINE void cy_huge_free(void* base, size_t bytes) {
