@@ -94,9 +94,20 @@ cdef class Solver:
         of milliseconds for the default 64 MB, so that the time of the solve itself
         measures the search.  Returns :attr:`table_bytes`."""
         if self.table.memory == NULL and check_int("empties", empties, 0, 64) >= TT_EMPTIES:
-            with nogil:
-                _allocate(&self.table)      # no memory: solves go without a table
+            if self.running:
+                raise PlayerBusyError("this Solver is solving in another thread")
+            self.running = True             # the GIL goes while the memory is committed
+            try:
+                self._take_table()
+            finally:
+                self.running = False
         return self.table_bytes
+
+    cdef void _take_table(self) noexcept:
+        """Allocate the table (the caller holds ``running``); no memory: solves go
+        without one."""
+        with nogil:
+            _allocate(&self.table)
 
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
               deadline=0.0):
@@ -115,18 +126,19 @@ cdef class Solver:
         cdef uint64_t P = own, O = opp
         cdef Context ctx
         cdef int best_move = PASS_MOVE, score, empties = 64 - count(P | O)
-        self.reserve(empties)
-        self.table.date += 1
-        ctx.table = &self.table if self.table.memory != NULL else NULL
-        ctx.eval_weights = self.weights.table if self.weights is not None else NULL
-        ctx.evaluate = evaluator_function() if self.weights is not None else NULL
-        ctx.nodes = 0
-        ctx.node_limit = 0 if node_limit is None else node_limit
-        ctx.deadline = until
-        ctx.stop_flag = &self.stop_flag
-        ctx.aborted = False
-        self.running = True
+        self.running = True                 # before the GIL can go (the table, the search)
         try:
+            if self.table.memory == NULL and empties >= TT_EMPTIES:
+                self._take_table()
+            self.table.date += 1
+            ctx.table = &self.table if self.table.memory != NULL else NULL
+            ctx.eval_weights = self.weights.table if self.weights is not None else NULL
+            ctx.evaluate = evaluator_function() if self.weights is not None else NULL
+            ctx.nodes = 0
+            ctx.node_limit = 0 if node_limit is None else node_limit
+            ctx.deadline = until
+            ctx.stop_flag = &self.stop_flag
+            ctx.aborted = False
             with nogil:
                 score = RUN(&ctx, P, O, lo, hi, empties, &best_move, self.threads)
         finally:
