@@ -343,9 +343,13 @@ class Engine:
         if solve and not self._stopped:
             seconds = backend.solve_time(board, budget.seconds, self._pace)
             if seconds is not None:
+                # The rest of the move goes to a solve that has a move to play only when
+                # time is what ends the search (a tree search with iterations to do would
+                # end before its time cap).
+                until = (start + budget.seconds if budget.seconds is not None
+                         and budget.iterations is None else None)
                 exact = exact_result(board, self._solver, start, start + seconds,
-                                     backend.threads, self._pace, until=None
-                                     if budget.seconds is None else start + budget.seconds)
+                                     backend.threads, self._pace, until=until)
                 if exact is not None:
                     backend.forget()             # the tree no longer matches the game
                     return exact
