@@ -346,7 +346,7 @@ def main() -> int:
     # The command that reproduces a match (without where this run wrote its rows), quoted
     # as a shell needs it.
     shown = [a for i, a in enumerate(sys.argv[1:])
-             if a != "--csv" and (i == 0 or sys.argv[i] != "--csv")]
+             if a != "--csv" and not a.startswith("--csv=") and sys.argv[i] != "--csv"]
     command = "python3 benchmarks/strength.py " + " ".join(shlex.quote(a) for a in shown)
     if args.from_empties is not None and (args.from_start or not 1 <= args.from_empties <= 59):
         ap.error("--from-empties: 1 to 59 empties, not with --from-start")

@@ -24,8 +24,9 @@ def describe(result: MatchResult, first: str, second: str) -> str:
 
 def _openings_name(spec: str) -> str:
     """``balanced openings``, ``random 6-ply openings``, ``the openings of FILE``."""
-    name = describe_openings(spec)
-    return f"{name} openings" if name != spec or spec == "balanced" else f"the openings of {spec}"
+    if spec == "balanced" or spec == "random" or spec.startswith("random:"):
+        return f"{describe_openings(spec)} openings"
+    return f"the openings of {spec}"
 
 
 def game_line(g: int, games: int, final: Board, first: str, second: str) -> str:

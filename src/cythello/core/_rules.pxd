@@ -6,7 +6,7 @@ Bit i is square i (a1 = 0, h8 = 63, index = row*8 + col).  Everything here is
 ``noexcept nogil`` so the search and rollout loops never touch a Python object.
 """
 from libc.stdint cimport uint64_t
-from cythello.core._platform cimport cy_popcount, cy_ctz, cy_msb, cy_monotonic
+from cythello.core._platform cimport cy_popcount, cy_ctz, cy_monotonic
 
 cdef extern from "cy_rays.h" nogil:
     # Files b..g: a horizontal or diagonal run may not wrap from one row into the next.

@@ -13,7 +13,8 @@ from cythello.core._rules cimport (
 )
 from cythello.core._stability cimport stable_discs
 from cythello.core._platform cimport (
-    cy_prefetch, cy_huge_alloc, cy_huge_aligned, cy_huge_free, cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
+    cy_prefetch, cy_huge_alloc, cy_huge_aligned, cy_huge_free,
+    cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
 )
