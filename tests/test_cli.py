@@ -157,9 +157,14 @@ def test_analyse_with_puct():
     # A book position leads with the book's value (deep searches), the value to trust most;
     # the search's own figures follow, each naming its source.
     assert out.stdout.startswith("opening book: +0.00 discs for white (the book's deep")
-    assert "(from the win rate)" in out.stdout
+    assert "discs (from the win rate)" in out.stdout
     table = out.stdout.split("proof", 1)[1].strip().split("\n\n", 1)[0].splitlines()
-    assert len(table) >= 2 and all(len(row.split()) == 5 for row in table)   # discs each
+    # discs each, and where they come from in the words of NBoard's lines and the JSON
+    assert len(table) >= 2 and all(row.split()[5:] == ["win", "rate"] for row in table)
+    data = json.loads(run_cli(["analyse", "f5d6c3d3c4", "--search", "puct", "--iterations",
+                               "500", "--json"]).stdout)
+    assert data["value_kind"] == "win rate"
+    assert {row["value_kind"] for row in data["moves"] if row["visits"]} == {"win rate"}
     out = run_cli(["analyse", "f5d6c3d3c4f4", "--game", "--search", "puct", "--iterations",
                    "300", "--json"])
     assert out.returncode == 0, out.stderr
@@ -175,12 +180,13 @@ def test_analyse_with_alphabeta():
     assert out.returncode == 0, out.stderr
     summary = next(l for l in out.stdout.splitlines() if l.startswith("depth "))
     assert "@87%" in summary and "nodes in" in summary
-    assert "pv: " in out.stdout and "score " in out.stdout and "(alpha-beta, depth " in out.stdout
+    assert "pv: " in out.stdout and " discs (alpha-beta score, depth " in out.stdout
     nodes = run_cli(["analyse", "f5d6c3d3c4", "--search", "alphabeta", "--iterations",
                      "20000", "--json"])
     assert nodes.returncode == 0, nodes.stderr
     found = json.loads(nodes.stdout)
     assert found["stop_reason"] in ("iterations", "depth") and found["depth"] >= 3
+    assert found["value_kind"] == "alpha-beta"
     assert found["nodes"] <= 20000 + 100_000            # the iteration under way ends
     bad = run_cli(["analyse", "f5", "--search", "alphabeta", "--exploration", "1"])
     assert bad.returncode == 2 and "--exploration: options of the tree searches" in bad.stderr

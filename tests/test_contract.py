@@ -284,6 +284,24 @@ def test_every_player_plays_from_its_book(kind):
     assert make(kind, budget=50).book is None
 
 
+def test_every_value_names_where_it_comes_from(kind):
+    # One set of words (ValueKind) for analyse, NBoard's search lines and the JSON: a
+    # search's own kind of value, the book's, and the solver's exact score near the end.
+    own = {"uct": "minimax", "puct": "win rate", "alphabeta": "alpha-beta"}[kind]
+    result = make(kind, budget=200, seed=3).search(MIDGAME)
+    assert result.value_kind() == own and result.to_dict()["value_kind"] == own
+    assert f"({result.value_kind().words}" in result.value_text()
+    booked = make(kind, budget=100, seed=6, book="default").search(Board.from_transcript("f5"))
+    assert booked.value_kind() == "book"
+    assert {booked.value_kind(m) for m in booked.moves} == {cy.ValueKind.BOOK}
+    late = Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    while late.empties() > 12:
+        late.push(min(late.legal_moves))
+    solved = make(kind, budget=200, seed=3, endgame_empties=14).search(late)
+    assert solved.value_kind() == "exact"
+    assert solved.value_text() == f"{solved.exact_score:+d} discs (exact score)"
+
+
 def test_a_clock_gives_the_time_and_a_level_keeps_its_cap(kind):
     # One rule for every player (limits.search_budget): the clock gives the time, never
     # more than is left; an iteration cap in the settings (a level's) still holds.
@@ -311,6 +329,14 @@ def test_the_settings_every_search_shares_mean_one_thing():
         for t in types:
             with pytest.raises((TypeError, SettingsError)):
                 t(**{name: value})
+    # The seconds a move are time= wherever they are given (Limit, specs, --time, and the
+    # constructors, where time_limit= keeps working): one setting, two names, never both.
+    for t in types:
+        assert t(time=0.5).time_limit == 0.5 and t().replace(time=2).time_limit == 2
+        with pytest.raises(TypeError, match="another name of time_limit"):
+            t(time=1, time_limit=2)
+    for kind in ("uct", "puct", "alphabeta"):
+        assert make(kind, time=0.25).settings.time_limit == 0.25
     budgets = {t: next(f.metadata["doc"] for f in fields(t)
                        if f.name in ("iterations", "nodes")) for t in types}
     assert {doc.split(" per search")[0] for doc in budgets.values()} == \

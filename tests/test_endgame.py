@@ -231,7 +231,7 @@ def test_analyse_lists_exact_scores_in_the_endgame():
     out = subprocess.run([sys.executable, "-m", "cythello", "analyse", pos.board.board_string(),
                           "--preset", "hard"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "exact score +18" in out.stdout
+    assert "+18 discs (exact score)" in out.stdout
     rows = [l.split() for l in out.stdout.splitlines() if l.strip()[:2] in
             {cy.square_name(m) for m in pos.scores}]
     assert {cy.parse_square(r[0]): int(r[1]) for r in rows} == pos.scores

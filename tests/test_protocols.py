@@ -133,7 +133,9 @@ def test_nboard_serves_the_puct_search_and_ponders():
     engine.until(lambda l: l == "pong 1")
     assert engine.close() == 0
     searched = [l for l in engine.lines if l.startswith("search ")]
-    assert len(searched) == 2 and all(l.endswith("visits") for l in searched)
+    # The free text: the effort, then where the value comes from (analyse's words).
+    assert len(searched) == 2 and all(l.split()[5].endswith("visits") for l in searched)
+    assert all(l.endswith(" win rate") for l in searched)
 
 
 def test_nboard_and_gtp_serve_the_alphabeta_search_with_depth_lines():
@@ -152,6 +154,7 @@ def test_nboard_and_gtp_serve_the_alphabeta_search_with_depth_lines():
     depth, effort = searched[0][4], searched[0][5]
     assert depth.endswith("@87%") and int(depth.split("@")[0]) >= 4
     assert effort.endswith("nodes") and int(effort[:-5]) > 0
+    assert searched[0][6] == "alpha-beta"                 # where the value comes from
     assert "-" in searched[0][1]                          # a principal variation
     gtp = Session(["gtp", "--search", "alphabeta", "--time", "0.2"])
     gtp.send("boardsize 8", "clear_board", "play b f5", "genmove w", "quit")
@@ -491,7 +494,7 @@ def test_nboard_own_limits_win_over_set_depth():
                               depth_sets_budget=depth_sets_budget)
         engine.run(io.StringIO(f"nboard 2\nset depth {depth}\nset game {ggf}\nhint 64\n"), stop_at_eof=False)
         lines = [l for l in out.getvalue().splitlines() if l.startswith("search ")]
-        return sum(int(l.split()[-1][:-len("visits")]) for l in lines)
+        return sum(int(l.split()[5][:-len("visits")]) for l in lines)   # the effort
 
     assert visits_of_hint(False, 20) == 777        # the engine's own limit wins
     assert visits_of_hint(True, 1) == 5000         # set depth 1 = 5,000 iterations

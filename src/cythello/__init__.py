@@ -16,6 +16,7 @@ from .search.players import (
     AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
 )
 from .search.presets import LEVELS
+from .search.states import Proof, StopReason, ValueKind
 from .search.settings import SearchSettings
 from .search.alphabeta import AlphaBetaSettings
 from .search.limits import Limit, PlayResult
@@ -67,7 +68,7 @@ __all__ = [
     "transform_square",
     "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "LEVELS", "PRESETS",
-    "SearchResult",
+    "SearchResult", "StopReason", "Proof", "ValueKind",
     "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "Limit",
     "PlayResult", "nn",
     "make_player",

@@ -19,7 +19,9 @@ from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
 from .search.players import MCTSPlayer, RandomPlayer
 from .search.presets import LEVEL_SEARCH, LEVELS, PRESETS
-from .search.settings import parse_setting, setting_names
+from .search.settings import SettingsType, parse_setting, setting_names
+
+SYNONYMS = SettingsType.SYNONYMS        # time=: the seconds a move, in every spec
 
 __all__ = ["make_player", "level_player", "SPEC_HELP"]
 
@@ -111,7 +113,7 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
         return parse_setting(key, text, PUCTSettings)
 
     settings = _parse_settings(spec, rest, setting_names(PUCTSettings) + list(_PUCT_EVALUATOR),
-                               parse, {"time": "time_limit", "sims": "iterations",
+                               parse, {**SYNONYMS, "sims": "iterations",
                                        "simulations": "iterations"})
     settings.setdefault("seed", seed)
     kind = settings.pop("evaluator", "pattern")
@@ -134,6 +136,7 @@ def level_player(name: str, seed: Optional[int] = None, **overrides: Any) -> Any
     if name not in PRESETS:
         raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
     level = LEVELS.get(name)
+    overrides = SettingsType.named(overrides)        # time= as everywhere
     if level is not None and level["search"] == "puct":
         from .nn import PatternEvaluator
         from .search.puct import PUCTPlayer
@@ -150,7 +153,7 @@ def _level_with(spec: str, name: str, rest: str, seed: Optional[int]) -> Any:
     from .search.puct import PUCTSettings
     settings_type = PUCTSettings if LEVEL_SEARCH.get(name) == "puct" else None
     names = setting_names(settings_type) if settings_type else setting_names()
-    aliases = {"time": "time_limit"}
+    aliases = dict(SYNONYMS)
     if settings_type:
         aliases.update(sims="iterations", simulations="iterations")
     settings = _parse_settings(spec, rest, [n for n in names if n != "seed"],
@@ -176,7 +179,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         return RandomPlayer(seed)
     if kind == "mcts":
         settings = _parse_settings(spec, rest, setting_names() + ["preset"], _parse_mcts,
-                                   {"time": "time_limit"})
+                                   SYNONYMS)
         settings.setdefault("seed", seed)
         preset = settings.pop("preset", None)
         if preset is not None and preset not in PRESETS:
@@ -188,7 +191,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
         settings = _parse_settings(
             spec, rest, setting_names(AlphaBetaSettings),
             lambda key, text: parse_setting(key, text, AlphaBetaSettings),
-            {"time": "time_limit"})
+            SYNONYMS)
         settings.setdefault("seed", seed)
         return AlphaBetaPlayer(**settings)
     if kind == "gtp" and rest:

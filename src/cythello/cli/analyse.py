@@ -13,6 +13,7 @@ from ..records.svg import board_svg, evaluation_graph_svg
 from ..search.analysis import analyse_game, black_view, with_exact_scores
 from ..search.engine import EnginePlayer
 from ..search.players import SearchResult
+from ..search.states import ValueKind
 from ..squares import COLOR_NAMES, square_name
 from .common import (
     add_position,
@@ -33,19 +34,13 @@ ANALYSE_SECONDS = 2.0          # the default search of one position: the expert,
 def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
     """A search result as the board, a summary and the per-move table."""
     lines = [str(board), ""]
-    # Each number says where it comes from: a win rate is the tree search's mean reward,
-    # discs are the evaluation's minimax (or the alpha-beta score, or the exact score);
-    # PUCT's discs are its win rate read through the logistic.
+    # Each number says where it comes from, in the words of ValueKind (the same words
+    # as NBoard's search lines and the JSON's value_kind).
     side = COLOR_NAMES[board.turn]
-    proof = f", proven {result.proof}" if result.proof else ""
-    if result.exact_score is not None:
-        proof = f", exact score {result.exact_score:+d}"
-    elif result.depth is not None and result.value is not None:
-        proof += f", score {result.value:+.1f} discs (alpha-beta, depth {result.depth_text})"
-    elif result.value is not None:
-        proof += f"; the evaluation's minimax: about {result.value:+.1f} discs"
-    elif result.discs is not None and not result.proof:     # from the win rate (PUCT)
-        proof += f", about {result.discs:+.1f} discs (from the win rate)"
+    value = result.value_text()
+    proof = f", {value}" if value else ""
+    if result.proof and result.value_kind() not in (ValueKind.EXACT, ValueKind.PROVEN):
+        proof += f", proven {result.proof}"
     rate = "win rate" if result.depth is None else "win rate (from the score)"
     lines.append(f"best move: {result.best_move_name}   {rate} {result.win_rate:.3f}"
                  f" for {side}{proof}")
@@ -72,13 +67,13 @@ def format_result(board: Board, result: SearchResult, top: int = 0) -> str:
     # Discs as NBoard reports them (MoveStats.discs): the evaluation's value, else the win
     # rate mapped onto discs (PUCT's, a search without an evaluation).
     lines.append(f"{'move':>5} {'visits':>10} {'share':>7} {'win rate':>9} {'discs':>7}"
-                 "  proof")
+                 f"  {'from':<10} proof")
     total = sum(s.visits for s in result.moves) or 1
     for s in result.moves[:top or None]:
-        discs = s.discs
+        discs, kind = s.discs, result.value_kind(s)
         value = f" {discs:>+7.1f}" if discs is not None else " " * 8
         lines.append(f"{s.name:>5} {s.visits:>10,} {s.visits / total:>7.1%} {s.win_rate:>9.3f}"
-                     f"{value}  {s.proof or ''}")
+                     f"{value}  {kind or '':<10} {s.proof or ''}".rstrip())
     return "\n".join(lines)
 
 

@@ -14,7 +14,10 @@ solver has it, else the learned evaluation's minimax value from the search (or, 
 player without the evaluation, the win rate mapped onto discs; see
 :attr:`~cythello.search.players.MoveStats.discs`).  The depth of a ``search`` line is what
 the search reached (the length of its principal variation), ``100%`` for an exact solve and
-``100%W`` for a proven win, draw or loss.
+``100%W`` for a proven win, draw or loss; its free text is the effort (``1234nodes``,
+``800visits``), then where the value comes from in the words ``cythello analyse`` uses
+(:class:`~cythello.search.states.ValueKind`: ``exact``, ``proven``, ``book``,
+``alpha-beta``, ``minimax``, ``win rate``).
 """
 from __future__ import annotations
 
@@ -307,7 +310,8 @@ class NBoardEngine:
             if ev is None:
                 continue                          # never searched: nothing to say about it
             effort = f"{result.nodes}nodes" if result.depth is not None else f"{s.visits}visits"
-            self.send(f"search {pv} {ev:.2f} 0 {depth_label(s, result)} {effort}")
+            kind = result.value_kind(s)
+            self.send(f"search {pv} {ev:.2f} 0 {depth_label(s, result)} {effort} {kind}")
         self.send(f"status {NAME} is waiting")
 
     def cmd_analyze(self, args: List[str], rest: str) -> None:

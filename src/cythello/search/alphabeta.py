@@ -47,6 +47,7 @@ from .settings import (
     check_fields,
     endgame_empties_setting,
     load_eval_weights,
+    renamed_settings,
     seed_setting,
     time_limit_setting,
 )
@@ -79,6 +80,7 @@ MAX_TIMED_SOLVE_EMPTIES = 26
 MAX_ENDGAME_EMPTIES = 30
 
 
+@renamed_settings
 @dataclass(frozen=True)
 class AlphaBetaSettings(SettingsType):
     """Every setting of the alpha-beta player, checked once when made (immutable; derive
@@ -272,8 +274,11 @@ class AlphaBetaPlayer(Engine):
                  **options: Any) -> None:
         if settings is not None and not isinstance(settings, AlphaBetaSettings):
             raise TypeError(f"settings must be AlphaBetaSettings, not {type(settings).__name__}")
-        given = dict(depth=depth, endgame_empties=endgame_empties, eval_weights=eval_weights,
-                     time_limit=time_limit, probcut=probcut, **options)
+        if time_limit is not None:        # else it may come as its synonym, time=
+            options["time_limit"] = time_limit
+        given = AlphaBetaSettings.named(dict(depth=depth, endgame_empties=endgame_empties,
+                                             eval_weights=eval_weights, probcut=probcut,
+                                             **options))
         if settings is None:
             settings = AlphaBetaSettings(**given)
         else:

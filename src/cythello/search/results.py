@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..core._board import Board, transform_square
 from ..squares import PASS, square_name
-from .states import Proof, StopReason
+from .states import Proof, StopReason, ValueKind
 
 __all__ = ["MoveStats", "SearchResult", "RootMove", "pool_symmetric_moves", "best_move",
            "overall_reason", "DISC_SCALE", "win_rate_of"]
@@ -105,6 +105,45 @@ class SearchResult:
         best = next((s for s in self.moves if s.move == self.best_move), None)
         return best.discs if best is not None else None
 
+    def value_kind(self, stats: Optional[MoveStats] = None) -> Optional[ValueKind]:
+        """Where the discs of ``stats`` (a move of this result; without it, of the result)
+        come from, in the order :attr:`MoveStats.discs` takes them; None without a value."""
+        if stats is None:
+            if self.exact_score is not None:
+                return ValueKind.EXACT
+            stats = next((s for s in self.moves if s.move == self.best_move), None)
+            if stats is None:
+                return None
+        if stats.score is not None:
+            return ValueKind.EXACT
+        if stats.value is not None:
+            if stats.proof is not None and self.stop_reason == StopReason.EXACT:
+                return ValueKind.PROVEN        # a solve cut short: the score proven so far
+            if self.stop_reason == StopReason.BOOK:
+                return ValueKind.BOOK
+            return ValueKind.ALPHABETA if self.depth is not None else ValueKind.MINIMAX
+        if stats.proof is not None:
+            return ValueKind.PROVEN
+        return ValueKind.WIN_RATE if stats.visits else None
+
+    def value_text(self) -> Optional[str]:
+        """The result's value for a line a user reads, naming where it comes from
+        (``+2 discs (exact score)``, ``+0.7 discs (alpha-beta score, depth 14@87%)``,
+        ``about +1.0 discs (from the win rate)``); None without a value."""
+        kind, discs = self.value_kind(), self.discs
+        if kind is None or discs is None:
+            return None
+        if kind == ValueKind.EXACT:
+            return f"{discs:+.0f} discs ({kind.words})"
+        if kind == ValueKind.PROVEN:
+            verdict = self.proof or next((s.proof for s in self.moves
+                                          if s.move == self.best_move), None)
+            bound = f", at least {discs:+.0f} discs" if abs(discs) < 64 else ""
+            return f"a {verdict} ({kind.words}{bound})"
+        if kind == ValueKind.ALPHABETA:
+            return f"{discs:+.1f} discs ({kind.words}, depth {self.depth_text})"
+        return f"about {discs:+.1f} discs ({kind.words})"
+
     @property
     def depth_text(self) -> Optional[str]:
         """An alpha-beta search's depth as classic engines print it: ``"15"`` full width,
@@ -131,10 +170,14 @@ class SearchResult:
         d["best_move_name"] = self.best_move_name
         d["iterations_per_second"] = self.iterations_per_second
         d["discs"] = self.discs           # the one scale every search answers in
+        kind = self.value_kind()
+        d["value_kind"] = kind.value if kind is not None else None
         d["principal_variation"] = [square_name(m) for m in self.principal_variation]
         for row, stats in zip(d["moves"], self.moves):
             row["name"] = stats.name
             row["discs"] = stats.discs
+            kind = self.value_kind(stats)
+            row["value_kind"] = kind.value if kind is not None else None
         return d
 
 

@@ -124,7 +124,7 @@ def budget_setting(unit: str) -> Any:
 
 def time_limit_setting() -> Any:
     """Seconds per search."""
-    return _setting(None, _SECONDS, "seconds per search", optional=True)
+    return _setting(None, _SECONDS, "seconds per search (also taken as time=)", optional=True)
 
 
 def seed_setting() -> Any:
@@ -184,6 +184,45 @@ def book_variety_setting() -> Any:
                     "evenly)")
 
 
+def _new_names(cls: Any, values: Dict[str, Any]) -> Dict[str, Any]:
+    """``values`` with each synonym of a setting replaced by its name, and each old name
+    by its name now, with a DeprecationWarning (two names of one setting: a TypeError)."""
+    other = [name for name in values if name in cls.RENAMED or name in cls.SYNONYMS]
+    if not other:
+        return values
+    values = dict(values)
+    for name in other:
+        new = cls.SYNONYMS.get(name) or cls.RENAMED[name]
+        if new in values:
+            what = "another name" if name in cls.SYNONYMS else "the old name"
+            raise TypeError(f"{name} is {what} of {new}: give one of them")
+        if name in cls.RENAMED:
+            warnings.warn(f"{cls.__name__}: {name} is now called {new}", DeprecationWarning,
+                          stacklevel=4)
+        values[new] = values.pop(name)
+    return values
+
+
+def renamed_settings(cls: Any) -> Any:
+    """A class decorator (above ``@dataclass``) for every settings type: its ``SYNONYMS``
+    work as keywords, and its ``RENAMED`` settings' old names still work, as keywords and
+    attributes, with a DeprecationWarning."""
+    init = cls.__init__
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **_new_names(cls, kwargs))
+
+    cls.__init__ = __init__
+    for old_name, new_name in cls.RENAMED.items():
+        def read(self: Any, old: str = old_name, new: str = new_name) -> Any:
+            warnings.warn(f"{type(self).__name__}.{old} is now called {new}",
+                          DeprecationWarning, stacklevel=2)
+            return getattr(self, new)
+        setattr(cls, old_name, property(read))
+    return cls
+
+
 _Settings = TypeVar("_Settings", bound="SettingsType")
 
 
@@ -195,6 +234,10 @@ class SettingsType:
     KIND: ClassVar[str] = "search"         # how an error names the settings
     # Old names of renamed settings -> their names now (see :func:`renamed_settings`).
     RENAMED: ClassVar[Dict[str, str]] = {}
+    # Other names a setting answers to, without a warning: ``time`` is what a Limit, a
+    # spec (``expert:time=1``) and ``--time`` call the seconds a move, so a constructor
+    # takes it too (``MCTSPlayer(time=1)``).
+    SYNONYMS: ClassVar[Dict[str, str]] = {"time": "time_limit"}
 
     def replace(self: _Settings, **changes: Any) -> _Settings:
         """These settings with ``changes`` (checked like the rest)."""
@@ -204,11 +247,17 @@ class SettingsType:
             raise TypeError(f"unknown {self.KIND} setting {unknown[0]!r}")
         return cast(_Settings, dataclasses.replace(cast(Any, self), **changes))
 
+    @classmethod
+    def named(cls, values: Dict[str, Any]) -> Dict[str, Any]:
+        """``values`` under each setting's own name (synonyms and old names replaced)."""
+        return _new_names(cls, values)
+
     def as_dict(self) -> Dict[str, Any]:
         """The settings by name (what ``type(self)(**d)`` makes again)."""
         return {name: getattr(self, name) for name in setting_names(type(self))}
 
 
+@renamed_settings
 @dataclass(frozen=True)
 class SearchSettings(SettingsType):
     """Every setting of a tree search, checked once when made; immutable (derive changed
@@ -305,7 +354,7 @@ class SearchSettings(SettingsType):
         ``classic``: plain UCT with playouts), with ``overrides``."""
         if name not in PRESETS:
             raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return cls(**{**PRESETS[name], **overrides})
+        return cls(**{**PRESETS[name], **cls.named(overrides)})
 
     def __reduce__(self) -> Any:
         return (_from_dict, (self.as_dict(),))
@@ -349,43 +398,6 @@ class SearchSettings(SettingsType):
         default once per process); None without one."""
         from ..book.store import load_book
         return load_book(self.book)
-
-
-def _new_names(cls: Any, values: Dict[str, Any]) -> Dict[str, Any]:
-    """``values`` with each old name of a setting replaced by its name now, with a
-    DeprecationWarning (both names given: a TypeError)."""
-    old = [name for name in values if name in cls.RENAMED]
-    if not old:
-        return values
-    values = dict(values)
-    for name in old:
-        new = cls.RENAMED[name]
-        if new in values:
-            raise TypeError(f"{name} is the old name of {new}: give one of them")
-        warnings.warn(f"{cls.__name__}: {name} is now called {new}", DeprecationWarning,
-                      stacklevel=4)
-        values[new] = values.pop(name)
-    return values
-
-
-def renamed_settings(cls: Any) -> Any:
-    """A class decorator (above ``@dataclass``) for a settings type with ``RENAMED``
-    settings: the old names still work, as keywords and attributes, with a
-    DeprecationWarning."""
-    init = cls.__init__
-
-    @functools.wraps(init)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **_new_names(cls, kwargs))
-
-    cls.__init__ = __init__
-    for old_name, new_name in cls.RENAMED.items():
-        def read(self: Any, old: str = old_name, new: str = new_name) -> Any:
-            warnings.warn(f"{type(self).__name__}.{old} is now called {new}",
-                          DeprecationWarning, stacklevel=2)
-            return getattr(self, new)
-        setattr(cls, old_name, property(read))
-    return cls
 
 
 def check_fields(settings: Any) -> None:

@@ -66,6 +66,36 @@ class Proof(str, Enum):
         return {"win": 1.0, "draw": 0.5, "loss": 0.0}[self.value]
 
 
+class ValueKind(str, Enum):
+    """Where a value in discs comes from: every place that shows one (``analyse``, NBoard's
+    ``search`` lines, JSON) names it with these words, most trustworthy first."""
+
+    EXACT = "exact"               # the endgame solver's exact score
+    PROVEN = "proven"             # a proven win, draw or loss (discs +64, 0, -64 stand in)
+    BOOK = "book"                 # the opening book's value (deep searches of every line)
+    ALPHABETA = "alpha-beta"      # an alpha-beta search's score at the depth it finished
+    MINIMAX = "minimax"           # the learned evaluation's minimax over a UCT tree
+    WIN_RATE = "win rate"         # a tree search's win rate read as discs (the logistic)
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def words(self) -> str:
+        """The kind in words, for a line a user reads beside the number."""
+        return _VALUE_WORDS[self]
+
+
+_VALUE_WORDS = {
+    ValueKind.EXACT: "exact score",
+    ValueKind.PROVEN: "proven result",
+    ValueKind.BOOK: "the opening book's value",
+    ValueKind.ALPHABETA: "alpha-beta score",
+    ValueKind.MINIMAX: "the evaluation's minimax",
+    ValueKind.WIN_RATE: "from the win rate",
+}
+
+
 class Rollout(str, Enum):
     """The playout policy of a tree search."""
 
