@@ -6,10 +6,13 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --suite 1-19    # a quick check
     python3 benchmarks/bench_endgame.py --by-empties    # seconds per solve by empties
     python3 benchmarks/bench_endgame.py --pace          # nodes that settle the outcome
+    python3 benchmarks/bench_endgame.py --pass-pace     # nodes of the first selective pass
+    python3 benchmarks/bench_endgame.py --passes 20-24  # each selective pass against exact
 
 ``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame_play): the
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
-empties (a fresh solver each), and the fit of their 75th percentile.
+empties (a fresh solver each), and the fit of their 75th percentile; ``--pass-pace`` the
+same for the first selective pass (73 %), what ``selective_empties`` assumes.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
@@ -80,11 +83,24 @@ def by_empties():
               f"{statistics.mean(outcome):>12.3f}s", flush=True)
 
 
-def pace(per_count=40):
-    """Nodes an outcome solve needs by empties (median, 75th and 90th percentiles) on the
-    deep held-out positions, the fit of the 75th percentile against endgame_play's, and
-    this machine's nodes per second."""
-    from cythello.search.endgame_play import OUTCOME_GROWTH, OUTCOME_NODES_AT_20
+def pace(per_count=40, first_pass=False):
+    """Nodes an outcome solve (``first_pass``: the first selective pass) needs by empties
+    (median, 75th and 90th percentiles) on the deep held-out positions, the fit of the 75th
+    percentile against endgame_play's, and this machine's nodes per second."""
+    from cythello.search.endgame import solve_selective
+    from cythello.search.endgame_play import (
+        OUTCOME_GROWTH,
+        OUTCOME_NODES_AT_20,
+        PASS_GROWTH,
+        PASS_NODES_AT_20,
+    )
+    assumed = (PASS_NODES_AT_20, PASS_GROWTH) if first_pass else (OUTCOME_NODES_AT_20,
+                                                                  OUTCOME_GROWTH)
+
+    def measure(b):
+        if first_pass:
+            return solve_selective(b, solver=Solver(), widths=[1.1])[0].nodes
+        return cy.solve_outcome(b, solver=Solver()).nodes
     boards = {}
     for line in HELDOUT_DEEP.read_text().splitlines():
         if line.strip():
@@ -96,7 +112,7 @@ def pace(per_count=40):
         nodes, seconds = [], 0.0
         for b in boards[e][:per_count]:
             start = time.perf_counter()
-            nodes.append(cy.solve_outcome(b, solver=Solver()).nodes)
+            nodes.append(measure(b))
             seconds += time.perf_counter() - start
         nodes.sort()
         q = [nodes[min(len(nodes) - 1, int(p * len(nodes)))] for p in (0.5, 0.75, 0.9)]
@@ -111,7 +127,43 @@ def pace(per_count=40):
              / sum((e - mx) ** 2 for e, _ in points))
     at20 = math.exp(my + slope * (20 - mx))
     print(f"75 % fit: {at20 / 1e6:.2f} M nodes at 20 empties, x{math.exp(slope):.2f} an empty "
-          f"(endgame_play assumes {OUTCOME_NODES_AT_20 / 1e6:.2f} M, x{OUTCOME_GROWTH:.2f})")
+          f"(endgame_play assumes {assumed[0] / 1e6:.2f} M, x{assumed[1]:.2f})")
+
+
+def passes(low, high):
+    """Each selective pass alone (an empty table each) against the exact solve, on the
+    positions of ``low``-``high`` empties with every move's exact score (the
+    endgame-accuracy set and FFO #20-#59): time, nodes, the discs its move gives away,
+    how often its move is a best one, and its score's error."""
+    from cythello.search._endgame import SELECTIVE_PASSES
+    files = [ROOT / "benchmarks" / "data" / "endgame-16-24.obf", DATA / "fforum-20-39.obf",
+             DATA / "fforum-40-59.obf"]
+    positions = [p for f in files for p in cy.read_obf(f)
+                 if low <= p.board.empties() <= high]
+    widths = [t for t, _ in SELECTIVE_PASSES] + [None]
+    totals = {t: [0.0, 0, 0, 0, 0] for t in widths}
+    for pos in positions:
+        best = pos.best_score
+        for t in widths:
+            solver = Solver()
+            solver.reserve(pos.board.empties())
+            start = time.perf_counter()
+            score, move, _ = solver.solve(pos.board, -64, 64, probcut=t)
+            row = totals[t]
+            row[0] += time.perf_counter() - start
+            row[1] += solver.nodes
+            row[2] += best - pos.scores[move]
+            row[3] += pos.scores[move] == best
+            row[4] += abs(score - best)
+    n = len(positions)
+    print(f"{n} positions of {low}-{high} empties; each pass alone, from an empty table")
+    print(f"{'pass':>6} {'seconds':>9} {'x exact':>8} {'M nodes':>9} {'discs lost':>11} "
+          f"{'best moves':>11} {'score error':>12}")
+    exact_time = totals[None][0]
+    for (t, row), (_, percent) in zip(totals.items(), [*SELECTIVE_PASSES, (None, 100)]):
+        label = f"{percent}%" if t is not None else "exact"
+        print(f"{label:>6} {row[0]:>9.2f} {row[0] / exact_time:>8.2f} {row[1] / 1e6:>9.1f} "
+              f"{row[2] / n:>11.2f} {row[3]:>6}/{n:<4} {row[4] / n:>12.2f}")
 
 
 def main() -> int:
@@ -125,9 +177,18 @@ def main() -> int:
                     help="solve times by empties on held-out self-play positions instead")
     ap.add_argument("--pace", action="store_true",
                     help="nodes that settle the outcome by empties instead")
+    ap.add_argument("--pass-pace", action="store_true",
+                    help="nodes of the first selective pass by empties instead")
+    ap.add_argument("--passes", metavar="LOW-HIGH",
+                    help="each selective pass against the exact solve, on positions of "
+                         "LOW-HIGH empties, instead")
     args = ap.parse_args()
-    if args.pace:
-        pace()
+    if args.passes:
+        low, _, high = args.passes.partition("-")
+        passes(int(low), int(high or low))
+        return 0
+    if args.pace or args.pass_pace:
+        pace(first_pass=args.pass_pace)
         return 0
     if args.by_empties:
         by_empties()

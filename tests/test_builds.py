@@ -28,6 +28,9 @@ for empties in (14, 16, 18, 20):
     if not b.is_game_over():
         s = cy.solve(b)
         out.append([s.score, s.best_move, s.nodes, cy.evaluate(b)])
+        # The selective passes: the same cuts (the evaluation searches behind them).
+        from cythello.search.endgame import solve_selective
+        out.append([(p.score, p.best_move, p.nodes) for p in solve_selective(b)])
 info = cy.build_info()
 print(r.PLAYOUT_BUILD, info["solver_path"], info["eval_path"],
       hashlib.sha256(json.dumps(out).encode()).hexdigest())

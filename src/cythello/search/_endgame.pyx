@@ -44,6 +44,27 @@ cdef run_fn RUN = <run_fn>_fast if _fast != NULL else _run
 SOLVER_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
+# The selective passes of the classic engines (Edax's levels of selectivity): Multi-ProbCut
+# widths t in standard deviations, with the certainty each is known by, in percent.
+SELECTIVE_PASSES = ((1.1, 73), (1.5, 87), (2.0, 95), (2.6, 98), (3.3, 99))
+
+
+def certainty_of(t):
+    """How sure a selective pass of Multi-ProbCut width ``t`` is of each cut, in percent:
+    the classic engines' figure for their widths (SELECTIVE_PASSES), else the normal
+    distribution's two-sided share within t sigmas, below 100 for any finite t."""
+    from math import erf, sqrt
+    for width, percent in SELECTIVE_PASSES:
+        if abs(t - width) < 1e-9:
+            return percent
+    return min(99, int(100 * erf(t / sqrt(2))))
+
+
+cdef int _width_tenths(double t) noexcept:
+    """A pass's width as its table entries carry it (exact: EXACT_WIDTH, above any)."""
+    return EXACT_WIDTH if t <= 0 else min(EXACT_WIDTH - 1, <int>(t * 10 + 0.5))
+
+
 cdef class Solver:
     """An exact endgame solver with its own transposition table (kept between solves, so a
     second solve of a related position is cheaper).  With ``threads`` > 1, helper threads
@@ -110,11 +131,20 @@ cdef class Solver:
             _allocate(&self.table)
 
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
-              deadline=0.0):
+              deadline=0.0, probcut=None):
         """``(score, best move, aborted)`` for the side to move.  The score is exact inside
         ``(alpha, beta)`` and a bound outside it; ``deadline`` is ``time.monotonic()``
-        seconds (0: none).  A game that is over scores its final result with PASS."""
+        seconds (0: none).  A game that is over scores its final result with PASS.
+
+        With ``probcut`` (t, in standard deviations) the search is a selective pass:
+        Multi-ProbCut cuts a node when a shallow evaluation search predicts its score t
+        sigmas beyond the window, so the score is the exact one only with the certainty
+        :func:`certainty_of` ``(t)`` at each cut (Edax's 73 % for t = 1.1, 87 % for 1.5,
+        95 % for 2, 98 % for 2.6, 99 % for 3.3)."""
         cdef int lo = check_int("alpha", alpha, -64, 63), hi = check_int("beta", beta, -63, 64)
+        cdef double t = 0.0
+        if probcut is not None:
+            t = check_number("probcut", probcut, 0.0, 10.0, low_open=True)
         if not alpha < beta:
             raise SettingsError(f"need alpha < beta, got ({alpha}, {beta})")
         if node_limit is not None:
@@ -135,16 +165,36 @@ cdef class Solver:
             ctx.eval_weights = self.weights.table if self.weights is not None else NULL
             ctx.evaluate = evaluator_function() if self.weights is not None else NULL
             ctx.nodes = 0
+            ctx.next_check = 0
             ctx.node_limit = 0 if node_limit is None else node_limit
             ctx.deadline = until
             ctx.stop_flag = &self.stop_flag
             ctx.aborted = False
+            ctx.probcut = t
+            ctx.certainty = _width_tenths(t)
             with nogil:
                 score = RUN(&ctx, P, O, lo, hi, empties, &best_move, self.threads)
         finally:
             self.running = False
         self.nodes = ctx.nodes
         return score, best_move, bool(ctx.aborted)
+
+    def evaluate_at(self, Board board not None, depth):
+        """The evaluation's minimax of ``board`` to ``depth`` plies, in discs for the side to
+        move, as the selective passes' cuts compute it (a pass uses no depth; finished
+        games score exactly).  For fitting the cuts' spread; needs the weights."""
+        if self.weights is None:
+            raise SettingsError("evaluate_at needs a Solver with evaluation weights")
+        cdef int d = check_int("depth", depth, 0, 12), v
+        own, opp = board.position()
+        cdef uint64_t P = own, O = opp
+        cdef Context ctx
+        ctx.eval_weights = self.weights.table
+        ctx.evaluate = evaluator_function()
+        ctx.nodes = 0
+        with nogil:
+            v = _eval_search(&ctx, P, O, -VALUE_INF, VALUE_INF, d)
+        return v / <double>EVAL_SCALE
 
     def move_scores(self, Board board not None, node_limit=None, deadline=0.0):
         """Exact score of every legal move (``{move: score}``), or None when aborted."""

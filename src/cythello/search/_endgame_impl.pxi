@@ -19,6 +19,7 @@ from cythello.core._platform cimport (
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
 )
 from cythello.eval._layout cimport eval_fn, EVAL_SCALE
+from libc.math cimport ceil, exp, floor
 
 cdef enum:
     INF = 127                 # above every score
@@ -30,8 +31,15 @@ cdef enum:
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
     MAX_OPEN = 512            # split points open at once
-    CHECK_EVERY = 4095        # node-count mask between deadline / stop checks
+    CHECK_EVERY = 4096        # nodes between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of 64 bytes: 64 MB
+    # A selective pass cuts null-window nodes from PROBCUT_MIN_EMPTIES empties, predicting
+    # their score by an evaluation search of PROBCUT_DEPTH_MIN plies, one more every
+    # PROBCUT_EMPTIES_PER_PLY empties (research/endgame_probcut: cost against accuracy).
+    PROBCUT_MIN_EMPTIES = 10
+    PROBCUT_DEPTH_MIN = 1
+    PROBCUT_EMPTIES_PER_PLY = 3
+    EXACT_WIDTH = 255         # the certainty of an exact search's table entries
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
@@ -104,6 +112,7 @@ _init_tables()
 # -- the transposition table (_endgame_table.pxi) and the search context ------------------
 
 include "_endgame_table.pxi"
+include "_endgame_probcut_fit.pxi"
 
 
 cdef struct SplitPoint:
@@ -136,11 +145,18 @@ cdef struct Context:
     eval_fn evaluate
     uint64_t nodes
     uint64_t node_limit       # 0: none (with threads: each thread's own count)
+    uint64_t next_check       # the node count at which to look at the clock and the flags
     double deadline           # 0: none
     const int* stop_flag
     bint aborted              # unwind: the solve is aborted, or a split point above was cut
     Workers* workers          # NULL: one thread
     SplitPoint* sp            # the innermost split point this thread works under
+    # A selective pass (Multi-ProbCut at the null-window nodes, _probcut): its t in
+    # standard deviations (0: the exact search) and its certainty, t in tenths (exact:
+    # EXACT_WIDTH), which the table's entries carry: a search takes bounds only from
+    # searches at least as sure as itself.
+    double probcut
+    int certainty
 
 
 cdef inline bint _cut_above(SplitPoint* sp) noexcept nogil:
@@ -154,7 +170,10 @@ cdef inline bint _cut_above(SplitPoint* sp) noexcept nogil:
 cdef inline bint _should_stop(Context* ctx) noexcept nogil:
     if ctx.aborted:
         return True
-    if (ctx.nodes & CHECK_EVERY) == 0:
+    if ctx.nodes >= ctx.next_check:
+        # By count, not by a mask of it: the evaluation searches of the ordering and of
+        # the selective cuts add many nodes at once, and would step over the mask's hits.
+        ctx.next_check = ctx.nodes + CHECK_EVERY
         if ((ctx.node_limit and ctx.nodes >= ctx.node_limit)
                 or (ctx.deadline > 0 and cy_monotonic() >= ctx.deadline)
                 or (ctx.stop_flag != NULL and cy_load_flag(ctx.stop_flag))):
@@ -446,7 +465,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
         if ctx.table != NULL and empties >= ETC_EMPTIES:
-            if _probe(ctx.table, after_P, after_O, &e) and -e.upper > alpha:
+            if (_probe(ctx.table, after_P, after_O, &e) and e.certainty >= ctx.certainty
+                    and -e.upper > alpha):
                 cutoff[0] = -e.upper
                 return 0
         elif ctx.table != NULL and empties > TT_EMPTIES:
@@ -521,6 +541,38 @@ cdef inline uint64_t _around(uint64_t b) noexcept nogil:
     return h | (b >> 8) | (b << 8) | (h >> 8) | (h << 8)
 
 
+cdef inline int _probcut_depth(int empties) noexcept nogil:
+    """The depth of the evaluation search that predicts a node's exact score."""
+    return PROBCUT_DEPTH_MIN + (empties - PROBCUT_MIN_EMPTIES) // PROBCUT_EMPTIES_PER_PLY
+
+
+cdef int _probcut(Context* ctx, uint64_t P, uint64_t O, int alpha,
+                  int empties) noexcept nogil:
+    """Multi-ProbCut for the endgame (Buro; Edax's selective endgame): a shallow search of
+    the evaluation predicts the exact score, with a spread sigma(empties, depth) fitted by
+    research/endgame_probcut/fit.py (``_endgame_probcut_fit.pxi``).  When the prediction
+    lies ``probcut`` sigmas above the null window the node fails high (``alpha + 1``), when
+    as far below it fails low (``alpha``); else -INF (search the node)."""
+    cdef int depth = _probcut_depth(empties), v
+    cdef double sigma = exp(EG_PROBCUT_CONST + EG_PROBCUT_EMPTIES * empties
+                            + EG_PROBCUT_DEPTH * depth)
+    cdef double margin = ctx.probcut * sigma
+    cdef int bound
+    # exact ~ shallow + bias: the exact score is above alpha when shallow - (alpha + 1 -
+    # bias) is margin above zero.
+    if alpha + 1 + margin < 64:
+        bound = <int>ceil((alpha + 1 + margin - EG_PROBCUT_BIAS) * EVAL_SCALE)
+        v = _eval_search(ctx, P, O, bound - 1, bound, depth)
+        if v >= bound:
+            return alpha + 1
+    if alpha - margin > -64:
+        bound = <int>floor((alpha - margin - EG_PROBCUT_BIAS) * EVAL_SCALE)
+        v = _eval_search(ctx, P, O, bound, bound + 1, depth)
+        if v <= bound:
+            return alpha
+    return -INF
+
+
 cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                     int empties) noexcept nogil:
     """TT_EMPTIES or more empties: transposition table, fastest-first, stability, ETC."""
@@ -537,11 +589,19 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         if upper <= alpha:
             return upper
     if ctx.table != NULL and _probe(ctx.table, P, O, &e):
-        if e.lower > alpha:
-            return e.lower
-        if e.upper <= alpha:
-            return e.upper
+        if e.certainty >= ctx.certainty:      # bounds at least as sure as this search
+            if e.lower > alpha:
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
         hash_move = e.move
+    if ctx.probcut > 0 and empties >= PROBCUT_MIN_EMPTIES and ctx.evaluate != NULL:
+        v = _probcut(ctx, P, O, alpha, empties)
+        if v != -INF:
+            if ctx.table != NULL and not ctx.aborted:
+                _store(ctx.table, P, O, empties, alpha, alpha + 1, v, hash_move,
+                       ctx.certainty)
+            return v
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
@@ -555,7 +615,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         moves ^= (<uint64_t>1) << hash_move
         if best > alpha or moves == 0:
             if ctx.table != NULL and not ctx.aborted:
-                _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move)
+                _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move,
+                       ctx.certainty)
             return best
     n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
     if cutoff != -INF:
@@ -575,7 +636,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             if v > alpha:
                 break
     if ctx.table != NULL and not ctx.aborted:
-        _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move)
+        _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty)
     return best
 
 
@@ -602,7 +663,8 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
         return -_pvs(ctx, O, P, -beta, -alpha, empties, &child_move)
     if ctx.table != NULL and empties >= TT_EMPTIES and _probe(ctx.table, P, O, &e):
         hash_move = e.move
-        if e.lower == e.upper and hash_move != PASS_MOVE and (moves >> hash_move) & 1:
+        if (e.lower == e.upper and e.certainty >= ctx.certainty and hash_move != PASS_MOVE
+                and (moves >> hash_move) & 1):
             best_move[0] = hash_move
             return e.lower
     n = _order(ctx, P, O, moves, hash_move, squares, flipped, 0, alpha, &cutoff)
@@ -626,7 +688,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
                 if alpha >= beta:
                     break
     if ctx.table != NULL and empties >= TT_EMPTIES:
-        _store(ctx.table, P, O, empties, alpha0, beta, best, best_move[0])
+        _store(ctx.table, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty)
     return best
 
 

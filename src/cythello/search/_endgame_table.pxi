@@ -9,12 +9,15 @@ cdef struct Entry:
     uint64_t key_P            # P ^ data
     uint64_t key_O            # O ^ data
     uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
+                              # | certainty << 48
 
 cdef struct Found:            # what a probe read, a consistent copy
     int lower, upper          # the score lies in [lower, upper]
     int move                  # best move found, or PASS_MOVE
     int empties               # how deep the search behind it was
     int date                  # the solve that wrote it (older entries give way)
+    int certainty             # how sure its bounds are: the search's Multi-ProbCut width
+                              # in tenths of a sigma, EXACT_WIDTH for an exact search
 
 cdef struct Bucket:           # 64 bytes: one cache line once the array is aligned
     Entry entry[2]
@@ -66,6 +69,7 @@ cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept no
     out.move = (d >> 16) & 0xFF
     out.empties = (d >> 24) & 0xFF
     out.date = (d >> 32) & 0xFFFF
+    out.certainty = (d >> 48) & 0xFF
     return True
 
 
@@ -82,9 +86,11 @@ cdef inline int _age(Entry* e, int date) noexcept nogil:
 
 
 cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
-                 int score, int move) noexcept nogil:
+                 int score, int move, int certainty) noexcept nogil:
     """Record what a search with window (alpha, beta) found: an upper bound if it failed
-    low, a lower bound if it failed high, else the exact score."""
+    low, a lower bound if it failed high, else the exact score; ``certainty`` is the
+    search's (EXACT_WIDTH, or a selective pass's width): bounds of another certainty are
+    not merged with these, they are replaced."""
     cdef Entry* b = _bucket(t, P, O)
     cdef Entry* e
     cdef Found f
@@ -95,9 +101,11 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
     else:
         # Replace an entry from an older solve, else the shallower one.
         e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
+        f.move = PASS_MOVE
+        f.certainty = -1
+    if f.certainty != certainty:  # a new entry, or bounds no search of this kind may take
         f.lower = -64
         f.upper = 64
-        f.move = PASS_MOVE
     if score <= alpha:
         if score < f.upper:
             f.upper = score
@@ -112,7 +120,7 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
         f.move = move
     cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
                        | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
-                       | (<uint64_t>t.date) << 32)
+                       | (<uint64_t>t.date) << 32 | (<uint64_t>certainty) << 48)
     e.key_P = P ^ d
     e.key_O = O ^ d
     e.data = d

@@ -49,6 +49,7 @@ from .settings import (
     load_eval_weights,
     renamed_settings,
     seed_setting,
+    selective_empties_setting,
     time_limit_setting,
 )
 from .states import StopReason
@@ -103,6 +104,7 @@ class AlphaBetaSettings(SettingsType):
     endgame_by_time: bool = _setting(True, _FLAG, "with a time limit, also solve from as "
                                      "many empties (at most 26) as half the time affords at "
                                      "the solver's measured speed")
+    selective_empties: int = selective_empties_setting()
     eval_weights: Any = _setting("default", _WEIGHTS, "the pattern evaluation: 'default' "
                                  "(the shipped weights), a weights file or PatternWeights")
     threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching: from depth 6 lazy "

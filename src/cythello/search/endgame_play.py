@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Optional
+from typing import List, Optional
 
 from ..core._board import Board
-from ._endgame import Solver
-from .endgame import SolveAborted, SolveResult, solve
-from .results import MoveStats, SearchResult
+from ._endgame import SELECTIVE_PASSES, Solver
+from .endgame import EndgamePass, SolveAborted, SolveResult, solve, solve_selective
+from .results import MoveStats, SearchResult, win_rate_of
 from .states import Proof, StopReason
 
 ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the solver
@@ -33,6 +33,10 @@ ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the
 # draw still plays the move that secures it, so the outcome is what a solve must reach.
 OUTCOME_NODES_AT_20 = 1.05e6
 OUTCOME_GROWTH = 2.06
+# What the first selective pass (73 %) costs, the same way (benchmarks/bench_endgame.py
+# --pass-pace): a player plays by the passes only where that pass fits its move.
+PASS_NODES_AT_20 = 0.5e6
+PASS_GROWTH = 1.6
 # Nodes per second assumed until the player has timed its own solver: a slow machine's
 # one-thread rate, so that the first guess does not start solves that cannot finish.
 DEFAULT_SOLVER_RATE = 5e6
@@ -156,3 +160,60 @@ def exact_result(board: Board, solver: Solver, start: float, deadline: float,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,
         principal_variation=[move], moves=[stats], stop_reason=StopReason.EXACT,
         proof=stats.proof, threads=threads, exact_score=solved.score)
+
+
+def pass_nodes(empties: int) -> float:
+    """The nodes within which the first selective pass (73 %) of a position with
+    ``empties`` empty squares finishes three times in four (the fit above)."""
+    return PASS_NODES_AT_20 * PASS_GROWTH ** (empties - 20)
+
+
+def plays_selective(board: Board, selective_empties: int, seconds: Optional[float],
+                    iterations: Optional[int], pace: SolverPace) -> bool:
+    """Whether a search plays ``board`` by the selective endgame passes: from
+    ``selective_empties`` empty squares, in a search limited by time (``seconds``; not by
+    ``iterations``, a unit the passes do not have) whose first half fits the first pass at
+    the solver's ``pace``.  Otherwise the exact solve by time, then the player's own
+    search, as before."""
+    empties = board.empties()
+    return (0 < empties <= selective_empties and seconds is not None and iterations is None
+            and pace.rate * solve_seconds(seconds) >= pass_nodes(empties))
+
+
+def selective_result(board: Board, solver: Solver, start: float, deadline: float,
+                     threads: int = 1, pace: Optional[SolverPace] = None
+                     ) -> Optional[SearchResult]:
+    """The selective endgame passes until ``deadline`` as a search result: the move and
+    score of the most certain pass that finished (depth = the empties, ``probability`` its
+    certainty, so a line shows ``22@87%``; the exact pass is an exact score).  The first
+    pass must finish within half the time, as a solve must: else None, and the player's
+    own search takes the other half.  The passes' speed goes to ``pace``."""
+    first_width = SELECTIVE_PASSES[0][0]
+    half = start + (deadline - start) / 2
+    passes: List[EndgamePass] = []
+    try:
+        passes = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
+                                 widths=[first_width], exact=False)
+        passes += solve_selective(board, max(1e-3, deadline - time.monotonic()),
+                                  solver=solver, guess=passes[0].score,
+                                  widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+    except SolveAborted as exc:
+        if pace is not None:
+            pace.record(exc.partial.nodes, exc.partial.elapsed)
+        if not passes:
+            return None
+    if pace is not None:
+        pace.record(passes[-1].nodes, passes[-1].elapsed)
+    last = passes[-1]
+    if last.exact:
+        stats = MoveStats.exact(last.best_move, last.score)
+    else:
+        stats = MoveStats(last.best_move, 0, win_rate_of(last.score), None, None,
+                          float(last.score))
+    return SearchResult(
+        best_move=last.best_move, iterations=0, root_visits=0, nodes=last.nodes,
+        elapsed=time.monotonic() - start, win_rate=stats.win_rate,
+        principal_variation=[last.best_move], moves=[stats],
+        stop_reason=StopReason.EXACT if last.exact else StopReason.TIME, proof=stats.proof,
+        threads=threads, exact_score=last.score if last.exact else None,
+        value=float(last.score), depth=board.empties(), probability=last.certainty / 100)

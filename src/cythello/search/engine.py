@@ -29,7 +29,7 @@ from ..errors import InvalidBoardError
 from ._endgame import Solver
 from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result, solve_time
+from .endgame_play import SolverPace, exact_result, plays_selective, selective_result, solve_time
 from .limits import Budget, Limit, PlayResult, call_limits, play_result, tree_budget
 from .results import SearchResult
 from .states import StopReason
@@ -340,7 +340,20 @@ class Engine:
         unsettled position."""
         backend = self._backend
         start = time.monotonic()
-        if solve and not self._stopped:
+        # (A settings type without selective_empties never plays the passes.)
+        if solve and not self._stopped and plays_selective(
+                board, getattr(self.settings, "selective_empties", 0), budget.seconds,
+                budget.iterations, self._pace):
+            # The selective passes with the whole time (their last pass is the exact solve).
+            assert budget.seconds is not None
+            passes = selective_result(board, self._solver, start, start + budget.seconds,
+                                      backend.threads, self._pace)
+            if passes is not None:
+                backend.forget()                 # the tree no longer matches the game
+                if self._stopped and passes.stop_reason != StopReason.EXACT:
+                    passes.stop_reason = StopReason.STOPPED
+                return passes
+        elif solve and not self._stopped:
             seconds = backend.solve_time(board, budget.seconds, self._pace)
             if seconds is not None:
                 # The rest of the move goes to a solve that has a move to play only when

@@ -22,6 +22,12 @@ SQRT2 = math.sqrt(2.0)
 # (benchmarks/bench_endgame.py --by-empties); the expert, limited by time, from as many
 # as its time affords (endgame_by_time).  The matches and measurements behind each choice:
 # docs/explanation/engine.md ("Search options", "The engine").
+# The expert plays the endgame by the selective passes (Multi-ProbCut 73 % .. 99 %, then
+# exact) from as many as 26 empties, where the first pass fits half its time: on the 131
+# endgame-accuracy positions at 1 s a move it gave away 0.02 discs a move (99 % best moves)
+# where the exact solve by time and PUCT gave away 0.29 (93 %); 0.27 against 0.46 at 0.25 s
+# (benchmarks/bench_quality.py --endgame; docs/explanation/engine.md).
+SELECTIVE_EMPTIES = 26
 _WITH_EVALUATION: Dict[str, object] = {"eval_weights": "default", "leaf_eval": 1.0,
                                        "minimax_weight": 0.7, "exploration": 0.6}
 # Plain UCT, as cythello 0.1.0 (and the design it grew from) searched: heuristic playouts,
@@ -37,7 +43,7 @@ PRESETS: Dict[str, Dict[str, object]] = {
     # The expert is limited by time alone: a game clock or a long analysis gets all of
     # the time it gives (an iteration cap of 5 M cut a 30-minute game's moves at ~10 s).
     "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
-               **_WITH_EVALUATION},
+               "selective_empties": SELECTIVE_EMPTIES, **_WITH_EVALUATION},
     "classic": CLASSIC,
 }
 
@@ -61,7 +67,8 @@ PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "medium": {"iterations": 400, "endgame_empties": 12, "book": "default",
                "book_variety": 1.0},
     "hard": {"iterations": 8_000, "endgame_empties": 18},
-    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True},
+    "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
+               "selective_empties": SELECTIVE_EMPTIES},
 }
 # The pattern evaluator's settings at each PUCT level (``PatternEvaluator(**...)``; none:
 # its defaults).  The expert values its leaves by depth-2 searches, which its matches

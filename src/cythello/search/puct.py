@@ -49,6 +49,7 @@ from .settings import (
     renamed_settings,
     reuse_tree_setting,
     seed_setting,
+    selective_empties_setting,
     time_extension_setting,
     time_limit_setting,
 )
@@ -111,6 +112,7 @@ class PUCTSettings(SettingsType):
     endgame_empties: int = endgame_empties_setting(0)     # the network plays to the end
     endgame_by_time: bool = endgame_by_time_setting()
     alphabeta_empties: int = alphabeta_empties_setting()
+    selective_empties: int = selective_empties_setting()
     time_extension: float = time_extension_setting()
     max_nodes: Optional[int] = _setting(
         None, _int(16, MAX_NODES), f"each tree's node cap, {NODE_BYTES} bytes a node (default "

@@ -153,6 +153,13 @@ def alphabeta_empties_setting() -> Any:
                     "evaluation and time)")
 
 
+def selective_empties_setting() -> Any:
+    """The selective endgame passes near the end (endgame_play.selective_result)."""
+    return _setting(0, _int(0, 40), "from this many empty squares (0: never) a search "
+                    "limited by time that has not solved the position plays by the "
+                    "selective endgame passes (Multi-ProbCut at 73 % to 99 %, then exact)")
+
+
 def progress_interval_setting() -> Any:
     """Seconds between progress reports (a search that can pause)."""
     return _setting(0.25, _SECONDS, "seconds between on_progress reports")
@@ -304,6 +311,7 @@ class SearchSettings(SettingsType):
     endgame_empties: int = endgame_empties_setting(20)
     endgame_by_time: bool = endgame_by_time_setting()
     alphabeta_empties: int = alphabeta_empties_setting()
+    selective_empties: int = selective_empties_setting()
     progressive_bias: float = _setting(
         0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
     eval_weights: Any = _setting(

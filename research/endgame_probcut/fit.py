@@ -1,0 +1,133 @@
+"""Multi-ProbCut for the endgame: how far the evaluation's shallow search strays from the
+exact score, by empty squares and by the shallow depth.
+
+A selective endgame pass (the solver with ``probcut=t``) cuts a null-window node when an
+evaluation search of ``d`` plies predicts the node's *exact* score ``t`` standard
+deviations beyond the window.  That needs the spread sigma(empties, d) of
+``exact - shallow`` and its mean (the bias), fitted here on positions the evaluation was
+not trained on, whose exact scores are already known: the held-out sets of
+``benchmarks/data`` (strong self-play games, 13-27 empties, every score by the solver).
+
+    python3 research/endgame_probcut/fit.py --collect     # scores.csv (minutes, 1 core)
+    python3 research/endgame_probcut/fit.py               # fit, print, write the .pxi
+
+The shallow value is the solver's own (``Solver.evaluate_at``: plain alpha-beta of the
+evaluation, a pass using no depth), so the fit describes exactly what the cuts compute.
+The model, as the midgame fit's (``research/probcut``): log sigma = CONST + EMPTIES * e +
+DEPTH * d, least squares on the per-cell log RMS weighted by the cell's size; one bias for
+all cells (the mean of exact - shallow).  Written to
+``src/cythello/search/_endgame_probcut_fit.pxi``; rebuild the extension after a new fit.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SCORES = HERE / "scores.csv"
+PXI = ROOT / "src" / "cythello" / "search" / "_endgame_probcut_fit.pxi"
+SOURCES = {                           # file -> how many of its positions (all: None)
+    "heldout-strong.txt": None,       # 14-26 empties, strong self-play, exact
+    "heldout-puct-deep.txt": None,    # 17-24 empties
+    "heldout.txt": None,              # 14-27 empties
+    "heldout-puct.txt": 1000,         # 13-16 empties: every fourth position
+}
+DEPTHS = range(0, 7)                  # the shallow depths measured
+
+
+def positions() -> list[tuple[str, int]]:
+    """(board string, exact score for the side to move) of the held-out sets."""
+    out = []
+    for name, most in SOURCES.items():
+        lines = [line.split() for line in (ROOT / "benchmarks" / "data" / name).read_text()
+                 .splitlines() if line.strip() and not line.startswith("#")]
+        step = 1 if most is None else max(1, len(lines) // most)
+        for board, turn, score in lines[::step]:
+            out.append((f"{board} {turn}", int(score)))
+    return out
+
+
+def collect() -> None:
+    import time
+
+    import cythello as cy
+    from cythello.search._endgame import Solver
+    solver = Solver()
+    rows = []
+    start = time.monotonic()
+    data = positions()
+    for i, (text, score) in enumerate(data):
+        board = cy.Board(text)
+        if board.is_game_over() or list(board.legal_moves) == [cy.PASS]:
+            continue
+        rows.append([text, board.empties(), score]
+                    + [f"{solver.evaluate_at(board, d):.3f}" for d in DEPTHS])
+        if i % 200 == 0:
+            print(f"{i}/{len(data)} {time.monotonic() - start:.0f} s", file=sys.stderr)
+    with open(SCORES, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["board", "empties", "exact"] + [f"d{d}" for d in DEPTHS])
+        w.writerows(rows)
+    print(f"{len(rows)} positions -> {SCORES}")
+
+
+def fit() -> None:
+    with open(SCORES) as f:
+        rows = list(csv.DictReader(f))
+    empties = np.array([int(r["empties"]) for r in rows])
+    exact = np.array([float(r["exact"]) for r in rows])
+    cells, xs, ys, ws = [], [], [], []
+    residuals = []
+    for d in DEPTHS:
+        shallow = np.array([float(r[f"d{d}"]) for r in rows])
+        residuals.append(exact - shallow)
+    bias = float(np.mean(np.concatenate(residuals)))
+    print(f"bias (mean of exact - shallow over every cell): {bias:+.3f} discs")
+    print("sigma of exact - shallow (discs), rows: empties, columns: shallow depth")
+    print("  e  " + " ".join(f"   d{d}" for d in DEPTHS) + "     n")
+    for e in sorted(set(empties)):
+        mask = empties == e
+        line = []
+        for d, r in zip(DEPTHS, residuals):
+            sd = float(np.sqrt(np.mean((r[mask] - bias) ** 2)))
+            line.append(f"{sd:5.2f}")
+            xs.append([1.0, e, d])
+            ys.append(np.log(sd))
+            ws.append(mask.sum())
+            cells.append((e, d, sd))
+        print(f" {e:2d}  " + " ".join(line) + f"  {mask.sum():4d}")
+    X, y, w = np.array(xs), np.array(ys), np.sqrt(np.array(ws, dtype=float))
+    coef, *_ = np.linalg.lstsq(X * w[:, None], y * w, rcond=None)
+    worst = max(abs(np.exp(coef @ [1, e, d]) / sd - 1) for e, d, sd in cells)
+    print(f"log sigma = {coef[0]:.4f} + {coef[1]:.4f} e + {coef[2]:.4f} d "
+          f"(largest cell error {worst:.0%})")
+    PXI.write_text(
+        "# Generated by research/endgame_probcut/fit.py from research/endgame_probcut/"
+        "scores.csv;\n# do not edit.  sigma(e, d) in discs, of the exact score about an "
+        "evaluation search of\n# depth d with e empties: exp(CONST + EMPTIES*e + DEPTH*d); "
+        "exact ~ shallow + BIAS.\n"
+        f"cdef double EG_PROBCUT_CONST = {coef[0]:.6f}\n"
+        f"cdef double EG_PROBCUT_EMPTIES = {coef[1]:.6f}\n"
+        f"cdef double EG_PROBCUT_DEPTH = {coef[2]:.6f}\n"
+        f"cdef double EG_PROBCUT_BIAS = {bias:.6f}\n")
+    print(f"wrote {PXI.relative_to(ROOT)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--collect", action="store_true",
+                        help="search the held-out positions first (writes scores.csv)")
+    args = parser.parse_args()
+    if args.collect or not SCORES.exists():
+        collect()
+    fit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
