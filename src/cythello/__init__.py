@@ -54,7 +54,7 @@ def build_info() -> "dict[str, object]":
     }
 
 from .search.endgame import (  # noqa: E402
-    SolveAborted, SolveResult, solve, solve_moves, solve_outcome,
+    EndgamePass, SolveAborted, SolveResult, solve, solve_moves, solve_outcome, solve_selective,
 )
 from .eval import evaluate  # noqa: E402
 from .search.analysis import MoveReview, analyse_game  # noqa: E402
@@ -74,7 +74,8 @@ __all__ = [
     "make_player",
     "MatchResult", "play_game", "run_match", "balanced_openings", "read_openings", "SPRT",
     "analyse_game", "MoveReview",
-    "solve", "solve_moves", "solve_outcome", "SolveResult", "SolveAborted", "evaluate",
+    "solve", "solve_moves", "solve_outcome", "solve_selective", "SolveResult", "SolveAborted",
+    "EndgamePass", "evaluate",
     "IllegalMoveError", "InvalidBoardError", "InvalidMoveError", "SettingsError",
     "PlayerBusyError", "WeightsError", "EvaluatorError", "BookError",
 ] + _squares.__all__
