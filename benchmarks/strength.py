@@ -142,6 +142,11 @@ def player(spec, seed, move_time, clock=None):
     elif spec in PRESETS and LEVEL_SEARCH.get(spec) == "puct" and move_time is not None:
         # A level PUCT plays, at the match's time a move.
         return level_player(spec, seed, time_limit=move_time, iterations=None)
+    elif (spec.partition(":")[0] in PRESETS and LEVEL_SEARCH.get(spec.partition(":")[0])
+          == "puct" and move_time is not None and "time=" not in spec):
+        # A level with settings changed (expert:selective_empties=0): the match's time a
+        # move too, unless the spec gives its own (it kept the level's 5 s before).
+        return make_player(f"{spec},time={move_time}", seed)
     else:
         made = make_player(spec, seed)
         if not isinstance(made, cy.MCTSPlayer) or move_time is None and clock is None:

@@ -336,8 +336,13 @@ def test_the_alphabeta_player_solves_from_as_far_as_its_time_affords():
     assert untimed.search(board).stop_reason == "depth"
     solving = cy.AlphaBetaPlayer(depth=3, endgame_empties=16)      # no time: solved in full
     assert solving.search(board).exact_score == result.exact_score
-    off = cy.AlphaBetaPlayer(time_limit=0.2, endgame_empties=10, endgame_by_time=False)
+    # Neither the solve by time nor the selective passes (whose last pass is exact).
+    off = cy.AlphaBetaPlayer(time_limit=0.2, endgame_empties=10, endgame_by_time=False,
+                             selective_empties=0)
     assert off.search(board).stop_reason != "exact"
+    passes = cy.AlphaBetaPlayer(time_limit=1, endgame_empties=10, endgame_by_time=False)
+    assert passes.settings.selective_empties == 26           # the classic engine's default
+    assert passes.search(board).depth == board.empties()
     assert cy.make_player("alphabeta:time=1,endgame_by_time=false").settings.endgame_by_time \
         is False
 

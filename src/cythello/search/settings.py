@@ -153,9 +153,9 @@ def alphabeta_empties_setting() -> Any:
                     "evaluation and time)")
 
 
-def selective_empties_setting() -> Any:
+def selective_empties_setting(default: int = 0) -> Any:
     """The selective endgame passes near the end (endgame_play.selective_result)."""
-    return _setting(0, _int(0, 40), "from this many empty squares (0: never) a search "
+    return _setting(default, _int(0, 40), "from this many empty squares (0: never) a search "
                     "limited by time that has not solved the position plays by the "
                     "selective endgame passes (Multi-ProbCut at 73 % to 99 %, then exact)")
 
