@@ -22,7 +22,7 @@ DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
 # The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
 MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "eval._patterns",
            "search._rollout", "search._pool", "search._transpositions", "search._mcts",
-           "search._endgame", "search._midgame", "search._puct", "book._keys", "envs._vector",
+           "search.endgame._solver", "search._midgame", "search._puct", "book._keys", "envs._vector",
            "nn._pattern"]
 INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
@@ -64,7 +64,7 @@ extensions = [
 # the same source as its portable module.  cythello.core._cpu loads such a twin only after a
 # CPU check, so the package still runs on every x86-64 CPU.  The twins are optional: a
 # compiler that cannot build them leaves the portable path alone.
-V3_TWINS = ["eval._patterns", "search._rollout", "search._endgame"]
+V3_TWINS = ["eval._patterns", "search._rollout", "search.endgame._solver"]
 
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CYTHELLO_NO_V3"):
     v3_flags = ["/arch:AVX2"] if sys.platform == "win32" else ["-mavx2", "-mbmi", "-mbmi2",

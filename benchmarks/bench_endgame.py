@@ -9,7 +9,7 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --pass-pace     # nodes of the first selective pass
     python3 benchmarks/bench_endgame.py --passes 20-24  # each selective pass against exact
 
-``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame_play): the
+``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame.play): the
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
 empties (a fresh solver each), and the fit of their 75th percentile; ``--pass-pace`` the
 same for the first selective pass (73 %), what ``selective_empties`` assumes.
@@ -88,7 +88,7 @@ def pace(per_count=40, first_pass=False):
     (median, 75th and 90th percentiles) on the deep held-out positions, the fit of the 75th
     percentile against endgame_play's, and this machine's nodes per second."""
     from cythello.search.endgame import solve_selective
-    from cythello.search.endgame_play import (
+    from cythello.search.endgame.play import (
         OUTCOME_GROWTH,
         OUTCOME_NODES_AT_20,
         PASS_GROWTH,
@@ -135,7 +135,7 @@ def passes(low, high):
     positions of ``low``-``high`` empties with every move's exact score (the
     endgame-accuracy set and FFO #20-#59): time, nodes, the discs its move gives away,
     how often its move is a best one, and its score's error."""
-    from cythello.search._endgame import SELECTIVE_PASSES
+    from cythello.search.endgame._solver import SELECTIVE_PASSES
     files = [ROOT / "benchmarks" / "data" / "endgame-16-24.obf", DATA / "fforum-20-39.obf",
              DATA / "fforum-40-59.obf"]
     positions = [p for f in files for p in cy.read_obf(f)

@@ -8,9 +8,9 @@ import pytest
 import cythello as cy
 from conftest import DATA, exact_score, random_endgame
 from cythello import Board, MCTSPlayer, read_obf
-from cythello.search._endgame import Solver
 from cythello.search.endgame import SolveAborted, first_guess
-from cythello.search.endgame_play import OUTCOME_GROWTH, SolverPace, outcome_nodes
+from cythello.search.endgame._solver import Solver
+from cythello.search.endgame.play import OUTCOME_GROWTH, SolverPace, outcome_nodes
 
 FFO_EASY = list(read_obf(DATA / "fforum-1-19.obf"))          # 14-16 empties
 
@@ -141,7 +141,7 @@ def test_a_lost_solve_cut_short_plays_the_move_proven_to_lose_least(monkeypatch)
     # FFO #32 (20 empties, -4): the outcome (a loss) is settled, then a step proves one move
     # at least -6 before the solve is cut short.  A tree search would play by win rate,
     # which sees nothing to choose between lost moves; the proven move is the one to play.
-    import cythello.search.endgame_play as play
+    import cythello.search.endgame.play as play
     from cythello.search.states import Proof
     pos = list(read_obf(DATA / "fforum-20-39.obf"))[12]
     steps = []
@@ -171,7 +171,7 @@ def test_a_solve_that_settled_the_outcome_goes_on_with_the_rest_of_the_move(monk
     # A won FFO position of 18 or more empties: cut short after proving the win, the
     # solve goes on until the move's whole time ends (a tree search could not choose among
     # proven wins) and finds the exact score; without that time it plays the proven win.
-    import cythello.search.endgame_play as play
+    import cythello.search.endgame.play as play
     from cythello.search.states import Proof
     pos = next(p for p in read_obf(DATA / "fforum-20-39.obf")
                if p.best_score > 0 and p.board.empties() >= 18)
@@ -426,7 +426,7 @@ def test_a_player_plays_the_endgame_by_the_selective_passes():
     # From selective_empties, a timed search whose first half fits the first pass plays
     # the most certain pass that finished, and says so (depth = empties @ certainty; the
     # last pass is exact).
-    from cythello.search.endgame_play import SolverPace, pass_nodes, plays_selective
+    from cythello.search.endgame.play import SolverPace, pass_nodes, plays_selective
     board = next(p.board for p in read_obf(DATA / "fforum-40-59.obf")
                  if p.board.empties() == 24)
     shown = []

@@ -16,7 +16,7 @@ import cythello as cy
 from cythello import Board, read_obf
 from cythello.book import load_book
 from cythello.eval.weights import load_eval_weights
-from cythello.search.endgame_play import solve_seconds, starts_with_solve
+from cythello.search.endgame.play import solve_seconds, starts_with_solve
 from cythello.search.engine import Budget, Engine
 from cythello.search.limits import search_budget
 from cythello.search.results import DISC_SCALE, MoveStats, SearchResult, win_rate_of

@@ -10,7 +10,6 @@ import cythello as cy
 from conftest import random_endgame
 from cythello import Board
 from cythello.eval.weights import default_weights
-from cythello.search._endgame import Solver
 from cythello.search._midgame import (
     MidgameSearch,
     deepen,
@@ -20,6 +19,7 @@ from cythello.search._midgame import (
     search,
     search_many,
 )
+from cythello.search.endgame._solver import Solver
 
 WEIGHTS = default_weights()
 

@@ -14,7 +14,7 @@ import pytest
 import cythello as cy
 from cythello import Board, MCTSPlayer, selfplay
 from cythello._workers import Workers
-from cythello.search._endgame import Solver
+from cythello.search.endgame._solver import Solver
 from cythello.search.states import StopReason
 
 PY = sys.executable

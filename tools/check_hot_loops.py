@@ -26,7 +26,7 @@ HOT = {
     "core/_stability": ["stable_discs"],
     "search/_pool": ["pool_alloc", "pool_keep_subtree", "pool_compact", "_relink",
                      "_mark_below", "pool_recycle_threshold", "_rank"],
-    "search/_endgame_impl.pxi": ["_solve_1", "_solve_2", "_solve_3", "_solve_4", "_nws",
+    "search/endgame/_solver_impl.pxi": ["_solve_1", "_solve_2", "_solve_3", "_solve_4", "_nws",
                                  "_nws_shallow", "_nws_by_parity", "_nws_table", "_order",
                                  "_eval_search", "_pvs", "_probe", "_store", "_split",
                                  "_search_move", "_take"],

@@ -34,7 +34,7 @@ def build_info() -> "dict[str, object]":
     from .core._cpu import cpu_has_v3
     from .eval._patterns import EVAL_BUILD
     from .eval.weights import default_weights
-    from .search._endgame import SOLVER_BUILD
+    from .search.endgame._solver import SOLVER_BUILD
     from .search._rollout import PLAYOUT_BUILD
 
     return {

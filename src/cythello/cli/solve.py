@@ -9,8 +9,8 @@ from typing import Any, List, Optional
 from ..errors import SettingsError
 from ..records.obf import ObfPosition, parse_obf_line, read_obf
 from ..records.position import board_from_text
-from ..search._endgame import Solver
 from ..search.endgame import SolveAborted, SolveResult, solve
+from ..search.endgame._solver import Solver
 from ..search.settings import check_time
 from .common import StatusLine, say
 

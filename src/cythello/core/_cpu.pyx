@@ -31,7 +31,7 @@ def portable_forced():
 
 def load_v3(str module_file, str name):
     """The x86-64-v3 twin of the module at ``module_file`` (the portable module's
-    ``__file__``), loaded as ``name`` (for example ``"cythello.search._endgame_v3"``), or
+    ``__file__``), loaded as ``name`` (for example ``"cythello.search.endgame._solver_v3"``), or
     None where the CPU, the environment or the build (a compiler that could not make it)
     rules it out."""
     if portable_forced() or not cy_cpu_has_v3():

@@ -29,7 +29,7 @@ from ..eval._patterns import PatternWeights
 from . import _interruptible
 from ._midgame import MidgameSearch
 from .clock import Clock
-from .endgame_play import SolverPace, solve_seconds, starts_with_solve
+from .endgame.play import SolverPace, solve_seconds, starts_with_solve
 from .engine import Budget, Engine, Work
 from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
@@ -175,7 +175,7 @@ class AlphaBetaSearch:
         """From ``endgame_empties`` always (untimed: as long as it takes), and with
         ``endgame_by_time`` also from as many empties (at most 26) as half the time
         settles at the solver's pace (the tree searches' rule,
-        :func:`~.endgame_play.starts_with_solve`, with 26 as its most)."""
+        :func:`~.endgame.play.starts_with_solve`, with 26 as its most)."""
         s = self.settings
         if board.empties() <= s.endgame_empties or (
                 s.endgame_by_time and seconds is not None and starts_with_solve(

@@ -2,7 +2,7 @@
 
 :class:`Engine` is the shell every searching player is: it owns each phase a search
 shares -- the call's limits, the concurrency contract (:mod:`.turns`), the stop, the
-opening book's move, the exact solver's hand-off (:mod:`.endgame_play`), the clock's time
+opening book's move, the exact solver's hand-off (:mod:`.endgame.play`), the clock's time
 extension, the progress reports, pondering and the answer -- and hands the growing of the
 search to a :class:`SearchBackend`: set the root (keeping what can be reused), grow within a
 budget and a deadline, report the root's statistics and the principal variation, stop.
@@ -26,10 +26,10 @@ from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Sequence, 
 from ..book.store import Book
 from ..core._board import Board
 from ..errors import InvalidBoardError
-from ._endgame import Solver
 from .book_play import book_result
 from .clock import Clock
-from .endgame_play import SolverPace, exact_result, plays_selective, selective_result, solve_time
+from .endgame._solver import Solver
+from .endgame.play import SolverPace, exact_result, plays_selective, selective_result, solve_time
 from .limits import Budget, Limit, PlayResult, call_limits, play_result, tree_budget
 from .results import SearchResult
 from .states import StopReason
@@ -169,7 +169,7 @@ class SearchBackend(Protocol):
 class TreeSearchRules:
     """What the tree searches' backends (UCT, PUCT) share: the budget from their settings'
     limits, with the clock's time extension (:func:`~.limits.tree_budget`), and the exact
-    solver's hand-off by :func:`~.endgame_play.solve_time`'s rule.  ``settings`` is the
+    solver's hand-off by :func:`~.endgame.play.solve_time`'s rule.  ``settings`` is the
     backend's settings."""
 
     settings: Any

@@ -23,7 +23,7 @@ from ..eval._patterns import PatternWeights
 from ..eval.weights import default_weights
 from .alphabeta import MAX_ALPHABETA_DEPTH, MAX_ENDGAME_EMPTIES, AlphaBetaSearch, AlphaBetaSettings
 from .clock import Clock
-from .endgame_play import SolverPace
+from .endgame.play import SolverPace
 from .engine import SearchBackend, Work
 from .limits import Budget
 from .results import SearchResult

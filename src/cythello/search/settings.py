@@ -141,7 +141,7 @@ def endgame_empties_setting(default: int, most: int = 60) -> Any:
 
 
 def endgame_by_time_setting() -> Any:
-    """The tree searches' solve-by-time rule (endgame_play.starts_with_solve)."""
+    """The tree searches' solve-by-time rule (endgame.play.starts_with_solve)."""
     return _setting(False, _FLAG, "endgame_empties is the most: solve from as many "
                     "empties as the search's time affords at the solver's measured speed")
 
@@ -154,7 +154,7 @@ def alphabeta_empties_setting() -> Any:
 
 
 def selective_empties_setting(default: int = 0) -> Any:
-    """The selective endgame passes near the end (endgame_play.selective_result)."""
+    """The selective endgame passes near the end (endgame.play.selective_result)."""
     return _setting(default, _int(0, 40), "from this many empty squares (0: never) a search "
                     "limited by time that has not solved the position plays by the "
                     "selective endgame passes (Multi-ProbCut at 73 % to 99 %, then exact)")

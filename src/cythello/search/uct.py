@@ -218,7 +218,7 @@ class MCTSPlayer(Engine):
     exactly first, within half the time limit (2 s for an iteration-limited player); if the
     solve does not finish, the tree search takes over.  With ``endgame_by_time`` that many
     is the most: a search solves from as many empties as its time affords at the speed its
-    solver has shown (:mod:`~cythello.search.endgame_play`).
+    solver has shown (:mod:`~cythello.search.endgame.play`).
 
     ``eval_weights`` gives the search the learned pattern evaluation: ``"default"`` (the
     shipped weights), a weights file, or :class:`~cythello.eval.PatternWeights` (None: no

@@ -12,8 +12,8 @@ import numpy as np
 
 from ..core._board import Board
 from ..eval import PatternWeights
-from ..search._endgame import Solver
 from ..search._midgame import search_many
+from ..search.endgame._solver import Solver
 
 
 def _chunks(n: int, parts: int) -> List[slice]:

@@ -5,7 +5,7 @@ the GIL.
 Scores are final disc differences for the side to move, empties going to the winner (the
 convention of the FFO test suite), so every final score is even.
 
-The search (``_endgame_impl.pxi``) has layers by the number of empty squares, as the fast
+The search (``_solver_impl.pxi``) has layers by the number of empty squares, as the fast
 solvers have (Edax, Zebra, Egaroucid):
 
 * 1 empty: no move is made; the score follows from counting the discs the last disc
@@ -30,7 +30,7 @@ from cythello.core._platform cimport cy_store_flag
 from cythello.core._board cimport Board
 from cythello.eval._patterns cimport PatternWeights, evaluator_function
 
-include "_endgame_impl.pxi"
+include "_solver_impl.pxi"
 
 from cythello.core._cpu cimport v3_function
 from cythello.errors import PlayerBusyError, SettingsError
@@ -39,7 +39,7 @@ from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, che
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
 ctypedef int (*run_fn)(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
                        int empties, int* best_move, int threads) noexcept nogil
-cdef void* _fast = v3_function(__file__, "cythello.search._endgame_v3", RUN_CAPSULE)
+cdef void* _fast = v3_function(__file__, "cythello.search.endgame._solver_v3", RUN_CAPSULE)
 cdef run_fn RUN = <run_fn>_fast if _fast != NULL else _run
 SOLVER_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 

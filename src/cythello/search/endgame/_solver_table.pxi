@@ -1,4 +1,4 @@
-# The solver's transposition table (part of ``_endgame_impl.pxi``, which includes it):
+# The solver's transposition table (part of ``_solver_impl.pxi``, which includes it):
 # lock-free buckets of two entries, replaced by depth and age, one cache line each (a probe
 # is one memory read; FFO #40-#44 spent a sixth of their time waiting for it).
 

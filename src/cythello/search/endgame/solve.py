@@ -21,14 +21,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional
 
-from ..core._board import Board
-from ..errors import InvalidBoardError
-from ..squares import PASS, square_name
-from . import _interruptible
-from ._endgame import SELECTIVE_PASSES, Solver, certainty_of
-from .settings import check_int
-from .settings import deadline as make_deadline
-from .states import Proof
+from ...core._board import Board
+from ...errors import InvalidBoardError
+from ...squares import PASS, square_name
+from .. import _interruptible
+from ..settings import check_int
+from ..settings import deadline as make_deadline
+from ..states import Proof
+from ._solver import SELECTIVE_PASSES, Solver, certainty_of
 
 SHORT_EMPTIES = 14        # solved within milliseconds: no helper thread for Ctrl-C
 SHORT_NODES = 100_000
@@ -95,8 +95,8 @@ def first_guess(board: Board) -> int:
     with the learned evaluation, about a millisecond.  The closer the guess, the fewer
     null-window steps (FFO #40-#49: 0.84 G nodes from this guess, 1.35 G from the static
     evaluation alone)."""
-    from ..eval.weights import default_weights
-    from ._midgame import search
+    from ...eval.weights import default_weights
+    from .._midgame import search
     value = search(board, min(6, max(1, board.empties() - 8)), default_weights())[0]
     return max(-64, min(64, 2 * round(value / 2)))
 

@@ -1,4 +1,4 @@
-# The solver's parallel search (part of ``_endgame_impl.pxi``, which includes it, after the
+# The solver's parallel search (part of ``_solver_impl.pxi``, which includes it, after the
 # search context): young brothers wait (Feldmann et al.).  A node's first move is searched
 # alone; then idle helper threads may take its other moves from a split point.
 

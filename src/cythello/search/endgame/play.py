@@ -16,11 +16,11 @@ import math
 import time
 from typing import List, Optional
 
-from ..core._board import Board
-from ._endgame import SELECTIVE_PASSES, Solver
-from .endgame import EndgamePass, SolveAborted, SolveResult, solve, solve_selective
-from .results import MoveStats, SearchResult, win_rate_of
-from .states import Proof, StopReason
+from ...core._board import Board
+from ..results import MoveStats, SearchResult, win_rate_of
+from ..states import Proof, StopReason
+from ._solver import SELECTIVE_PASSES, Solver
+from .solve import EndgamePass, SolveAborted, SolveResult, solve, solve_selective
 
 ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the solver
 

@@ -2,8 +2,8 @@ from typing import Dict, Optional, Tuple, Union
 
 from typing_extensions import disjoint_base
 
-from ..core._board import Board
-from ..eval._patterns import PatternWeights
+from ...core._board import Board
+from ...eval._patterns import PatternWeights
 
 SOLVER_BUILD: str
 SELECTIVE_PASSES: Tuple[Tuple[float, int], ...]

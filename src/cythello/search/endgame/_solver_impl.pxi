@@ -1,7 +1,7 @@
-# The solver's search, included by two modules: ``_endgame`` (the portable build, which
-# holds the Python interface) and ``_endgame_v3`` (the same code built for x86-64-v3,
+# The solver's search, included by two modules: ``_solver`` (the portable build, which
+# holds the Python interface) and ``_solver_v3`` (the same code built for x86-64-v3,
 # loaded only on CPUs that have AVX2, BMI1/2 and POPCNT; see cythello.core._cpu).
-# ``_run`` is the entry point (handed to ``_endgame`` by a capsule); both builds search the
+# ``_run`` is the entry point (handed to ``_solver`` by a capsule); both builds search the
 # same tree node for node.  The transposition table and the parallel search are in their
 # own files, included here.
 from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
@@ -109,10 +109,10 @@ cdef void _init_tables() noexcept:
 _init_tables()
 
 
-# -- the transposition table (_endgame_table.pxi) and the search context ------------------
+# -- the transposition table (_solver_table.pxi) and the search context ------------------
 
-include "_endgame_table.pxi"
-include "_endgame_probcut_fit.pxi"
+include "_solver_table.pxi"
+include "_probcut_fit.pxi"
 
 
 cdef struct SplitPoint:
@@ -185,9 +185,9 @@ cdef inline bint _should_stop(Context* ctx) noexcept nogil:
     return ctx.aborted
 
 
-# -- parallel search (_endgame_parallel.pxi) --------------------------------------------------
+# -- parallel search (_solver_parallel.pxi) --------------------------------------------------
 
-include "_endgame_parallel.pxi"
+include "_solver_parallel.pxi"
 
 
 # -- the last empties --------------------------------------------------------------------------
@@ -550,7 +550,7 @@ cdef int _probcut(Context* ctx, uint64_t P, uint64_t O, int alpha,
                   int empties) noexcept nogil:
     """Multi-ProbCut for the endgame (Buro; Edax's selective endgame): a shallow search of
     the evaluation predicts the exact score, with a spread sigma(empties, depth) fitted by
-    research/endgame_probcut/fit.py (``_endgame_probcut_fit.pxi``).  When the prediction
+    research/endgame_probcut/fit.py (``_probcut_fit.pxi``).  When the prediction
     lies ``probcut`` sigmas above the null window the node fails high (``alpha + 1``), when
     as far below it fails low (``alpha``); else -INF (search the node)."""
     cdef int depth = _probcut_depth(empties), v
@@ -741,7 +741,7 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
 
 # The entry point crosses from the v3 build to the portable one in a capsule; its name
 # carries the signature, so a mismatched pair of builds fails to load instead of crashing.
-cdef const char* RUN_CAPSULE = (b"cythello.search._endgame_impl._run: int (Context*, "
+cdef const char* RUN_CAPSULE = (b"cythello.search.endgame._solver_impl._run: int (Context*, "
                                 b"uint64_t, uint64_t, int, int, int, int*, int)")
 
 
