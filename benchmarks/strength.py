@@ -267,7 +267,17 @@ def report(first, second, games, move_time, workers, seed=1, clock=None, ponder=
     print(f"{first} vs {second}{per_move}: {result.summary()}  "
           f"({time.perf_counter() - start:.0f} s)\n  {result.pairs_summary()}", flush=True)
     if csv_path:
-        append_row(csv_path, first, second, move_time, result, openings_spec, command)
+        # Where the games started, as the results file's openings column says it (the
+        # strength page leads with the rows from balanced openings only).
+        if from_start:
+            started = "the start"
+        elif from_book is not None:
+            started = f"the book's positions {from_book[0]}-{from_book[1]} moves in"
+        elif from_empties is not None:
+            started = f"{from_empties} empties"
+        else:
+            started = describe_openings(openings_spec)
+        append_row(csv_path, first, second, move_time, result, started, command)
     in_book = book_moves(result, one)
     if in_book is not None:
         print(f"  {first}: {in_book[0]:.1f} moves a game from its book, {in_book[1]:.3f} s "
@@ -281,15 +291,16 @@ CSV_FIELDS = ["player", "opponent", "seconds", "games", "wins", "draws", "losses
               "discs_interval", "sprt"]
 
 
-def append_row(path, first, second, move_time, result, openings, command):
-    """The match as a row of the results file (its header written if the file is new)."""
+def append_row(path, first, second, move_time, result, started, command):
+    """The match as a row of the results file (its header written if the file is new);
+    ``started`` says where its games began."""
     elo, interval = result.elo()
     discs, half = result.discs()
     pairs = result.pentanomial()
     row = {"player": first, "opponent": second, "seconds": move_time or "",
            "games": result.played, "wins": result.wins, "draws": result.draws,
            "losses": result.losses, "elo": round(elo), "interval": round(interval),
-           "command": command or "", "openings": describe_openings(openings),
+           "command": command or "", "openings": started,
            "pairs": pairs.pairs,
            "pentanomial": " ".join(map(str, pairs.counts)), "discs": f"{discs:.2f}",
            "discs_interval": f"{half:.2f}",
