@@ -1,5 +1,10 @@
-"""How a searching player uses the exact solver: whether a search starts with a solve, and
-the solve's answer as a search result.
+"""How a searching player uses the endgame: whether a search plays the selective passes or
+starts with an exact solve, and their answers as search results.
+
+From ``selective_empties`` empty squares a search limited by time plays the selective
+passes (:func:`plays_selective`, :func:`selective_result`) when half its time fits the
+first pass at its solver's pace; the first pass must finish in that half, the others go
+on to the end of the move (the last is exact).  Otherwise:
 
 A search of a position with few enough empty squares first tries to solve it, with half
 of its time (:data:`ENDGAME_TIME_CAP` for a search limited by iterations); if the solve
