@@ -196,19 +196,22 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     first_width = SELECTIVE_PASSES[0][0]
     half = start + (deadline - start) / 2
     passes: List[EndgamePass] = []
+    nodes = 0                         # the move's work: every pass, finished or cut short
     try:
         passes = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
                                  widths=[first_width], exact=False)
-        passes += solve_selective(board, max(1e-3, deadline - time.monotonic()),
-                                  solver=solver, guess=passes[0].score,
-                                  widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+        nodes = passes[0].nodes
+        more = solve_selective(board, max(1e-3, deadline - time.monotonic()),
+                               solver=solver, guess=passes[0].score,
+                               widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+        passes += more
+        nodes += more[-1].nodes
     except SolveAborted as exc:
-        if pace is not None:
-            pace.record(exc.partial.nodes, exc.partial.elapsed)
-        if not passes:
-            return None
+        nodes += exc.partial.nodes
     if pace is not None:
-        pace.record(passes[-1].nodes, passes[-1].elapsed)
+        pace.record(nodes, time.monotonic() - start)
+    if not passes:
+        return None
     last = passes[-1]
     if last.exact:
         stats = MoveStats.exact(last.best_move, last.score)
@@ -216,7 +219,7 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
         stats = MoveStats(last.best_move, 0, win_rate_of(last.score), None, None,
                           float(last.score))
     return SearchResult(
-        best_move=last.best_move, iterations=0, root_visits=0, nodes=last.nodes,
+        best_move=last.best_move, iterations=nodes, root_visits=0, nodes=nodes,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,
         principal_variation=[last.best_move], moves=[stats],
         stop_reason=StopReason.EXACT if last.exact else StopReason.TIME, proof=stats.proof,
