@@ -102,8 +102,13 @@ class SearchResult:
         :attr:`MoveStats.discs`), from the best move."""
         if self.exact_score is not None:
             return float(self.exact_score)
-        best = next((s for s in self.moves if s.move == self.best_move), None)
+        best = self.best_stats
         return best.discs if best is not None else None
+
+    @property
+    def best_stats(self) -> Optional[MoveStats]:
+        """The statistics of the best move (None when the result lists none)."""
+        return next((s for s in self.moves if s.move == self.best_move), None)
 
     def value_kind(self, stats: Optional[MoveStats] = None) -> Optional[ValueKind]:
         """Where the discs of ``stats`` (a move of this result; without it, of the result)
@@ -111,7 +116,7 @@ class SearchResult:
         if stats is None:
             if self.exact_score is not None:
                 return ValueKind.EXACT
-            stats = next((s for s in self.moves if s.move == self.best_move), None)
+            stats = self.best_stats
             if stats is None:
                 return None
         if stats.score is not None:
@@ -136,8 +141,8 @@ class SearchResult:
         if kind == ValueKind.EXACT:
             return f"{discs:+.0f} discs ({kind.words})"
         if kind == ValueKind.PROVEN:
-            verdict = self.proof or next((s.proof for s in self.moves
-                                          if s.move == self.best_move), None)
+            best = self.best_stats
+            verdict = self.proof or (best.proof if best is not None else None)
             bound = f", at least {discs:+.0f} discs" if abs(discs) < 64 else ""
             return f"a {verdict} ({kind.words}{bound})"
         if kind == ValueKind.ALPHABETA:
