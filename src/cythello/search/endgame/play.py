@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ...core._board import Board
 from ..results import MoveStats, SearchResult, win_rate_of
@@ -196,20 +196,25 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     first_width = SELECTIVE_PASSES[0][0]
     half = start + (deadline - start) / 2
     passes: List[EndgamePass] = []
-    nodes = 0                         # the move's work: every pass, finished or cut short
+    # The move's work, call by call (a pass cut short after another finished is not
+    # counted by solve_selective); the pace takes each call's nodes over that call's own
+    # time, so that both figures of a rate cover the same work.
+    work: List[Tuple[int, float]] = []   # (nodes, seconds) of each call
     try:
         passes = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
                                  widths=[first_width], exact=False)
-        nodes = passes[0].nodes
+        work.append((passes[-1].nodes, passes[-1].elapsed))
         more = solve_selective(board, max(1e-3, deadline - time.monotonic()),
                                solver=solver, guess=passes[0].score,
                                widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+        work.append((more[-1].nodes, more[-1].elapsed))
         passes += more
-        nodes += more[-1].nodes
-    except SolveAborted as exc:
-        nodes += exc.partial.nodes
+    except SolveAborted as exc:          # the first pass, or every later one, cut short
+        work.append((exc.partial.nodes, exc.partial.elapsed))
     if pace is not None:
-        pace.record(nodes, time.monotonic() - start)
+        for call_nodes, seconds in work:
+            pace.record(call_nodes, seconds)
+    nodes = sum(call_nodes for call_nodes, _ in work)
     if not passes:
         return None
     last = passes[-1]
