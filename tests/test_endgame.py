@@ -422,6 +422,28 @@ def test_a_selective_search_stops_and_names_what_it_had():
         Solver().solve(FFO_EASY[0].board, probcut=-1)
 
 
+def test_a_pass_cut_short_after_it_proved_a_move_gives_that_move():
+    # Cut inside the exact pass: once a null window failed high, the pass's move is proven
+    # to reach its score, and it comes last, unfinished, with its bounds; the move's exact
+    # score (from the FFO file) is at least what the pass claims.
+    from cythello.search.endgame import solve_selective
+    partial = 0
+    for pos in FFO_EASY[:8]:
+        full = solve_selective(pos.board, solver=Solver())
+        assert all(p.finished and p.upper == p.score for p in full)
+        limit = (full[-2].nodes + full[-1].nodes) // 2          # inside the exact pass
+        passes = solve_selective(pos.board, node_limit=limit, solver=Solver())
+        last = passes[-1]
+        assert all(p.finished for p in passes[:-1])
+        if not last.finished:
+            partial += 1
+            assert last.exact and last.score <= last.upper
+            assert pos.scores[last.best_move] >= last.score
+            assert last.score_text.startswith(">= ") or ".." in last.score_text
+            assert last.nodes > full[-2].nodes          # it counts the work cut short
+    assert partial >= 4                  # measured: 5 of the 8 are cut after a fail-high
+
+
 def test_a_player_plays_the_endgame_by_the_selective_passes():
     # From selective_empties, a timed search whose first half fits the first pass plays
     # the most certain pass that finished, and says so (depth = empties @ certainty; the
@@ -436,10 +458,15 @@ def test_a_player_plays_the_endgame_by_the_selective_passes():
         assert result.depth == board.empties(), spec
         # Within its time, give or take a loaded machine (an overrun was 9x: see CHANGELOG)
         assert result.best_move in board.legal_moves and result.elapsed < 6
-        if result.exact_score is None:
+        if result.exact_score is None and result.probability < 1:
             assert result.value_kind() == "alpha-beta" and "@" in result.depth_text
             assert result.value_text().startswith(
                 f"{result.value:+.1f} discs (alpha-beta score, depth 24@")
+        elif result.exact_score is None:
+            # The exact pass cut short after its move reached a score: that score, proven
+            # (a win), or the bound of a search to the end (depth 24, no certainty).
+            assert result.value_kind() in ("proven", "alpha-beta"), spec
+            assert result.depth_text == "24"
         else:
             assert result.value_kind() == "exact"
         shown.append(result.depth_text)

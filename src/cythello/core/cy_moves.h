@@ -57,21 +57,33 @@ CY_INLINE uint64_t cy_legal_moves(uint64_t P, uint64_t O) {
     return cy_or_lanes(_mm256_or_si256(up, down)) & ~(P | O);
 }
 
-/* The run from x in one direction, kept where the square after it holds a bit of p. */
-CY_INLINE __m256i cy_outflanked(__m256i o, __m256i p, __m256i x, __m256i s, int up) {
-    __m256i run = cy_run(o, x, s, up);
-    __m256i closed = _mm256_and_si256(cy_shift(run, s, up), p);
-    return _mm256_andnot_si256(_mm256_cmpeq_epi64(closed, _mm256_setzero_si256()), run);
-}
-
-/* The discs of O turned over by a disc of P on the empty square sq. */
+/* The discs of O turned over by a disc of P on the empty square sq, the four rays that run
+ * toward higher indices in one register and the four toward lower ones in another (the
+ * 64 bytes of CY_RAYS[sq]).  Toward higher indices a run ends at the lowest square of the
+ * ray that is not the opponent's (x & -x); toward lower ones at the highest, found by
+ * filling those squares down the ray (three shifts cover its 7 squares): the ray's squares
+ * above the fill are the run.  A run flips when the square that ends it holds a disc of P.
+ * Shorter than filling runs out from sq as cy_legal_moves does: the search calls it at
+ * every node. */
 CY_INLINE uint64_t cy_flips(uint64_t P, uint64_t O, int sq) {
-    const __m256i s = cy_line_shifts();
-    __m256i p = _mm256_set1_epi64x((int64_t)P);
-    __m256i o = _mm256_and_si256(_mm256_set1_epi64x((int64_t)O), cy_line_masks());
-    __m256i x = _mm256_set1_epi64x((int64_t)((uint64_t)1 << sq));
-    return cy_or_lanes(_mm256_or_si256(cy_outflanked(o, p, x, s, 1),
-                                       cy_outflanked(o, p, x, s, 0)));
+    const __m256i s = _mm256_set_epi64x(7, 9, 8, 1);       /* SW, SE, S, E / NE, NW, N, W */
+    const __m256i s2 = _mm256_add_epi64(s, s), s4 = _mm256_add_epi64(s2, s2);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i p = _mm256_set1_epi64x((int64_t)P), o = _mm256_set1_epi64x((int64_t)O);
+    __m256i up = _mm256_loadu_si256((const __m256i*)CY_RAYS[sq]);
+    __m256i down = _mm256_loadu_si256((const __m256i*)(CY_RAYS[sq] + 4));
+    __m256i stop = _mm256_andnot_si256(o, up);
+    __m256i first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+    __m256i f_up = _mm256_and_si256(up, _mm256_add_epi64(first, _mm256_cmpeq_epi64(zero, zero)));
+    f_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(first, p), zero), f_up);
+    stop = _mm256_andnot_si256(o, down);
+    __m256i fill = _mm256_or_si256(stop, _mm256_srlv_epi64(stop, s));
+    fill = _mm256_or_si256(fill, _mm256_srlv_epi64(fill, s2));
+    fill = _mm256_or_si256(fill, _mm256_srlv_epi64(fill, s4));
+    __m256i last = _mm256_andnot_si256(_mm256_srlv_epi64(fill, s), stop);
+    __m256i f_down = _mm256_andnot_si256(fill, down);
+    f_down = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(last, p), zero), f_down);
+    return cy_or_lanes(_mm256_or_si256(f_up, f_down));
 }
 
 #else

@@ -189,26 +189,29 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
                      threads: int = 1, pace: Optional[SolverPace] = None
                      ) -> Optional[SearchResult]:
     """The selective endgame passes until ``deadline`` as a search result: the move and
-    score of the most certain pass that finished (depth = the empties, ``probability`` its
-    certainty, so a line shows ``22@87%``; the exact pass is an exact score).  The first
-    pass must finish within half the time, as a solve must: else None, and the player's
-    own search takes the other half.  The passes' speed goes to ``pace``."""
+    score of the most certain pass that proved one (depth = the empties, ``probability``
+    its certainty, so a line shows ``22@87%``; the exact pass is an exact score; a pass cut
+    short after its move reached a score gives that move and the score as its value).  The
+    first pass must finish within half the time, as a solve must: else None, and the
+    player's own search takes the other half.  The passes' speed goes to ``pace``."""
     first_width = SELECTIVE_PASSES[0][0]
     half = start + (deadline - start) / 2
     passes: List[EndgamePass] = []
-    # The move's work, call by call (a pass cut short after another finished is not
+    # The move's work, call by call (a pass cut short before it proved a move is not
     # counted by solve_selective); the pace takes each call's nodes over that call's own
     # time, so that both figures of a rate cover the same work.
     work: List[Tuple[int, float]] = []   # (nodes, seconds) of each call
     try:
-        passes = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
-                                 widths=[first_width], exact=False)
-        work.append((passes[-1].nodes, passes[-1].elapsed))
-        more = solve_selective(board, max(1e-3, deadline - time.monotonic()),
-                               solver=solver, guess=passes[0].score,
-                               widths=[t for t, _ in SELECTIVE_PASSES[1:]])
-        work.append((more[-1].nodes, more[-1].elapsed))
-        passes += more
+        first = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
+                                widths=[first_width], exact=False)
+        work.append((first[-1].nodes, first[-1].elapsed))
+        if first[-1].finished:
+            passes = first
+            more = solve_selective(board, max(1e-3, deadline - time.monotonic()),
+                                   solver=solver, guess=first[0].score,
+                                   widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+            work.append((more[-1].nodes, more[-1].elapsed))
+            passes += more
     except SolveAborted as exc:          # the first pass, or every later one, cut short
         work.append((exc.partial.nodes, exc.partial.elapsed))
     if pace is not None:
@@ -218,8 +221,12 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     if not passes:
         return None
     last = passes[-1]
-    if last.exact:
+    if last.exact and last.finished:
         stats = MoveStats.exact(last.best_move, last.score)
+    elif last.exact and last.score > 0:
+        # The exact pass cut short after its move reached a winning score: a proven win.
+        stats = MoveStats(last.best_move, 0, Proof.WIN.win_rate, Proof.WIN, None,
+                          float(last.score))
     else:
         stats = MoveStats(last.best_move, 0, win_rate_of(last.score), None, None,
                           float(last.score))
@@ -227,6 +234,7 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
         best_move=last.best_move, iterations=nodes, root_visits=0, nodes=nodes,
         elapsed=time.monotonic() - start, win_rate=stats.win_rate,
         principal_variation=[last.best_move], moves=[stats],
-        stop_reason=StopReason.EXACT if last.exact else StopReason.TIME, proof=stats.proof,
-        threads=threads, exact_score=last.score if last.exact else None,
+        stop_reason=StopReason.EXACT if last.exact else StopReason.TIME,
+        proof=stats.proof, threads=threads,
+        exact_score=last.score if last.exact and last.finished else None,
         value=float(last.score), depth=board.empties(), probability=last.certainty / 100)

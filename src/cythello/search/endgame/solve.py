@@ -219,11 +219,19 @@ class EndgamePass:
     73, 87, 95, 98, 99 %), or of the exact solve (``certainty`` 100)."""
 
     certainty: int
-    score: int
+    score: int                       # cut short: the score its move reached at least
     best_move: int
     nodes: int
     elapsed: float                   # seconds since the first pass began
     width: Optional[float] = None    # Multi-ProbCut's t; None: exact
+    # A pass cut short after one of its null windows failed high: its move is proven (at
+    # its certainty) to reach ``score``, its score lies in ``[score, upper]``.
+    finished: bool = True
+    upper: Optional[int] = None      # the score's upper bound (finished: the score)
+
+    def __post_init__(self) -> None:
+        if self.upper is None:
+            self.upper = self.score if self.finished else 64
 
     @property
     def exact(self) -> bool:
@@ -234,6 +242,16 @@ class EndgamePass:
     def label(self) -> str:
         """As the classic engines print a pass: ``@87%``, or ``exact``."""
         return "exact" if self.exact else f"@{self.certainty}%"
+
+    @property
+    def score_text(self) -> str:
+        """The score, or for a pass cut short its bounds: ``+4``, ``>= +4`` or
+        ``+4..+10``."""
+        if self.finished:
+            return f"{self.score:+d}"
+        if self.upper is None or self.upper >= 64:
+            return f">= {self.score:+d}"
+        return f"{self.score:+d}..{self.upper:+d}"
 
     @property
     def best_move_name(self) -> str:
@@ -253,8 +271,10 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
     transposition table, until the time or node limit; returns the passes that finished
     (the last is the most certain), each also handed to ``on_pass``.  ``exact=False``
     leaves the exact solve out; ``guess`` is the first pass's starting score (else a
-    shallow search's).  A pass cut short
-    counts for nothing; when not even the first finished, raises :class:`SolveAborted`.
+    shallow search's).  A pass cut short after it proved a move (a null window failed
+    high) comes last, ``finished`` False: its move reached ``score`` at its certainty, more
+    sure than the pass before; one cut short before that counts for nothing.  When no
+    pass has a move, raises :class:`SolveAborted`.
     Far cheaper than the exact solve (FFO-like positions at 20-24 empties: the 87 % pass
     in a sixth of its time, its move the best in 9 of 10), so a player can play the
     endgame by it from further out (docs/explanation/engine.md)."""
@@ -276,6 +296,15 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
             found = _drive(board, solver, deadline, limit, True, probcut=width, guess=guess)
         except SolveAborted as exc:
             nodes += exc.partial.nodes
+            cut = exc.partial
+            if cut.lower > -64:
+                # A test value was reached: its move is the most certain one known.
+                step = EndgamePass(100 if width is None else certainty_of(width), cut.lower,
+                                   cut.best_move, nodes, time.monotonic() - start, width,
+                                   finished=False, upper=cut.upper)
+                done.append(step)
+                if on_pass is not None:
+                    on_pass(step)
             break
         nodes += found.nodes
         assert found.score is not None
