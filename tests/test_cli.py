@@ -115,6 +115,19 @@ def test_solve_reads_comment_lines_of_an_obf_file(tmp_path):
     assert "2 solved, 0 out of time; 2/2 match the listed scores" in out.stdout
 
 
+def test_solve_passes_prints_each_pass_as_it_ends():
+    line = (DATA / "fforum-1-19.obf").read_text().splitlines()[0]
+    out = run_cli(["solve", "--passes", line])
+    assert out.returncode == 0, out.stderr
+    rows = [r.split() for r in out.stdout.splitlines()[1:-1]]
+    assert [r[2] for r in rows] == ["@73%", "@87%", "@95%", "@98%", "@99%", "WLD", "exact"]
+    assert rows[-2][3] == "win" and rows[-1][3] == "+18" and "WRONG" not in out.stdout
+    assert out.stdout.strip().splitlines()[-1] == "1 solved exactly, 0 not within 60 s"
+    hard = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"   # 26 empties
+    out = run_cli(["solve", "--passes", "--board", hard, "--time", "0.3"])
+    assert out.returncode == 1 and "0 solved exactly, 1 not within 0.3 s" in out.stdout
+
+
 def test_match_says_whose_score_and_bounds_a_sweep():
     out = run_cli(["match", "mcts:iterations=200", "random", "--games", "2", "--seed", "1"])
     assert out.returncode == 0, out.stderr

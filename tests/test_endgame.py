@@ -444,6 +444,25 @@ def test_a_pass_cut_short_after_it_proved_a_move_gives_that_move():
     assert partial >= 4                  # measured: 5 of the 8 are cut after a fail-high
 
 
+def test_the_wld_pass_settles_the_outcome_before_the_exact_score():
+    # With wld, the exact solve first settles win/draw/loss (two null windows around the
+    # draw) and says so as a pass of its own; the outcome agrees with the exact score's
+    # sign, and a winning or drawing pass's move keeps that outcome (the FFO file's scores).
+    from cythello.search.endgame import solve_selective
+    outcomes = set()
+    for pos in FFO_EASY + [p for p in read_obf(DATA / "fforum-20-39.obf")][:3]:
+        passes = solve_selective(pos.board, wld=True)
+        assert [p.label for p in passes][-3:] == ["@99%", "WLD", "exact"]
+        wld, exact = passes[-2], passes[-1]
+        assert wld.outcome == exact.outcome and wld.score <= exact.score <= wld.upper
+        outcomes.add(str(wld.outcome))
+        assert wld.score_text == str(wld.outcome) and wld.nodes <= exact.nodes
+        if wld.outcome is not None and wld.outcome != cy.Proof.LOSS:
+            best = pos.scores[wld.best_move]
+            assert best > 0 if wld.outcome == cy.Proof.WIN else best >= 0
+    assert outcomes >= {"win", "draw"}, outcomes
+
+
 def test_a_player_plays_the_endgame_by_the_selective_passes():
     # From selective_empties, a timed search whose first half fits the first pass plays
     # the most certain pass that finished, and says so (depth = empties @ certainty; the

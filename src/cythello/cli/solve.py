@@ -9,7 +9,7 @@ from typing import Any, List, Optional
 from ..errors import SettingsError
 from ..records.obf import ObfPosition, parse_obf_line, read_obf
 from ..records.position import board_from_text
-from ..search.endgame import SolveAborted, SolveResult, solve
+from ..search.endgame import EndgamePass, SolveAborted, SolveResult, solve, solve_selective
 from ..search.endgame._solver import Solver
 from ..search.settings import check_time
 from .common import StatusLine, say
@@ -52,6 +52,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             positions.append(ObfPosition(board_from_text(item)))
     if not positions:
         raise SettingsError("give positions (board strings, OBF lines, transcripts) or .obf files")
+    if args.passes:
+        return _solve_by_passes(positions, limit, Solver(threads=args.threads))
     say(f"{'#':>3} {'empties':>7} {'score':>6} {'move':>5} {'expected':>8} "
         f"{'nodes':>13} {'seconds':>8}")
     nodes, seconds, checked, correct, aborted = 0, 0.0, 0, 0, 0
@@ -98,6 +100,43 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 1 if (checked and correct < checked) or aborted else 0
 
 
+def _solve_by_passes(positions: List[ObfPosition], limit: float, solver: Solver) -> int:
+    """``--passes``: each position by the selective passes (73 % ... 99 %), the
+    win/draw/loss search and the exact solve, a line a pass as it ends, as the classic
+    engines print them; the exact score is checked against the file's where it lists one.
+    Status 1 when a position's exact pass did not finish or its score differs."""
+    say(f"{'#':>3} {'empties':>7} {'pass':>6} {'score':>9} {'move':>5} {'nodes':>13} "
+        f"{'seconds':>8}")
+    unfinished = wrong = 0
+    for i, pos in enumerate(positions, 1):
+        if pos.board.is_game_over():
+            say(f"{i:>3} {0:>7}  game over")
+            continue
+
+        def line(p: EndgamePass, i: int = i, pos: ObfPosition = pos) -> None:
+            note = "" if p.finished else "  (cut short: its move's score so far)"
+            if p.exact and p.finished and pos.scores:
+                note = "" if p.score == pos.best_score else f"  WRONG: {pos.best_score:+d}"
+            say(f"{i:>3} {pos.board.empties():>7} {p.label:>6} {p.score_text:>9} "
+                f"{p.best_move_name:>5} {p.nodes:>13,} {p.elapsed:>8.3f}{note}")
+
+        try:
+            passes = solve_selective(pos.board, time_limit=limit, solver=solver,
+                                     on_pass=line, wld=True)
+        except SolveAborted as exc:
+            say(f"{i:>3} {pos.board.empties():>7}  out of time before the first pass: "
+                f"{exc.partial.nodes:,} nodes")
+            unfinished += 1
+            continue
+        last = passes[-1]
+        unfinished += not (last.exact and last.finished)
+        wrong += bool(last.exact and last.finished and pos.scores
+                      and last.score != pos.best_score)
+    say(f"{len(positions) - unfinished} solved exactly, {unfinished} not within "
+        f"{limit:g} s" + (f", {wrong} differ from the listed scores" if wrong else ""))
+    return 1 if unfinished or wrong else 0
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("solve", help="solve endgames exactly",
                        description="Exact scores and best moves, e.g. of an .obf test suite "
@@ -113,4 +152,7 @@ def add_parser(sub: Any) -> None:
                    help="seconds per position at most (default: %(default)g)")
     p.add_argument("--threads", type=int, default=1,
                    help="threads sharing each solve (default: %(default)s)")
+    p.add_argument("--passes", action="store_true",
+                   help="show the selective passes (@73%% ... @99%%), the win/draw/loss "
+                        "search (WLD) and the exact solve, a line each, as they end")
     p.set_defaults(func=cmd_solve)

@@ -216,7 +216,8 @@ def solve_moves(board: Board, time_limit: Optional[float] = None,
 class EndgamePass:
     """One pass of a selective endgame search: the score and best move of a search to the
     end of the game whose Multi-ProbCut cuts were each ``certainty`` percent sure (Edax's
-    73, 87, 95, 98, 99 %), or of the exact solve (``certainty`` 100)."""
+    73, 87, 95, 98, 99 %), or of the exact solve (``certainty`` 100), or the exact
+    win/draw/loss search (``wld``: the score's bounds settle the outcome)."""
 
     certainty: int
     score: int                       # cut short: the score its move reached at least
@@ -228,25 +229,36 @@ class EndgamePass:
     # its certainty) to reach ``score``, its score lies in ``[score, upper]``.
     finished: bool = True
     upper: Optional[int] = None      # the score's upper bound (finished: the score)
+    wld: bool = False                # the win/draw/loss search: ``score`` is a lower bound
 
     def __post_init__(self) -> None:
         if self.upper is None:
-            self.upper = self.score if self.finished else 64
+            self.upper = self.score if self.finished and not self.wld else 64
+
+    @property
+    def outcome(self) -> Optional[Proof]:
+        """Win, draw or loss, where this pass proved it (exact and WLD passes)."""
+        if self.width is not None:
+            return None
+        upper = 64 if self.upper is None else self.upper
+        return SolveResult(None, self.best_move, 0, 0.0, self.score, upper).outcome
 
     @property
     def exact(self) -> bool:
         """Whether this pass is the exact solve."""
-        return self.width is None
+        return self.width is None and not self.wld
 
     @property
     def label(self) -> str:
-        """As the classic engines print a pass: ``@87%``, or ``exact``."""
-        return "exact" if self.exact else f"@{self.certainty}%"
+        """As the classic engines print a pass: ``@87%``, ``WLD`` or ``exact``."""
+        return "WLD" if self.wld else "exact" if self.exact else f"@{self.certainty}%"
 
     @property
     def score_text(self) -> str:
         """The score, or for a pass cut short its bounds: ``+4``, ``>= +4`` or
-        ``+4..+10``."""
+        ``+4..+10``; for the WLD pass the outcome (``win``, ``draw``, ``loss``)."""
+        if self.wld:
+            return str(self.outcome)
         if self.finished:
             return f"{self.score:+d}"
         if self.upper is None or self.upper >= 64:
@@ -264,17 +276,19 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
                     threads: int = 1,
                     on_pass: Optional[Callable[[EndgamePass], None]] = None,
                     widths: Optional[List[float]] = None, exact: bool = True,
-                    guess: Optional[int] = None) -> List[EndgamePass]:
+                    guess: Optional[int] = None, wld: bool = False) -> List[EndgamePass]:
     """A selective endgame search: passes of rising certainty (Multi-ProbCut widths
     ``widths``, by default Edax's 1.1, 1.5, 2.0, 2.6, 3.3 standard deviations: 73 % to
     99 %), then the exact solve, each starting from the last one's score and sharing its
     transposition table, until the time or node limit; returns the passes that finished
     (the last is the most certain), each also handed to ``on_pass``.  ``exact=False``
     leaves the exact solve out; ``guess`` is the first pass's starting score (else a
-    shallow search's).  A pass cut short after it proved a move (a null window failed
-    high) comes last, ``finished`` False: its move reached ``score`` at its certainty, more
-    sure than the pass before; one cut short before that counts for nothing.  When no
-    pass has a move, raises :class:`SolveAborted`.
+    shallow search's).  With ``wld`` the exact solve first settles win, draw or loss by
+    two null windows around the draw, and reports that as a pass of its own (``WLD``)
+    before it goes on to the score from there.  A pass cut short after it proved a move
+    (a null window failed high) comes last, ``finished`` False: its move reached ``score``
+    at its certainty, more sure than the pass before; one cut short before that counts
+    for nothing.  When no pass has a move, raises :class:`SolveAborted`.
     Far cheaper than the exact solve (FFO-like positions at 20-24 empties: the 87 % pass
     in a sixth of its time, its move the best in 9 of 10), so a player can play the
     endgame by it from further out (docs/explanation/engine.md)."""
@@ -288,16 +302,33 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
         plan.append(None)
     done: List[EndgamePass] = []
     nodes = 0
+
+    def settled(known: SolveResult) -> None:
+        # The exact solve's first steps (outcome_first) settle win, draw or loss: the WLD
+        # pass, said once.
+        if known.outcome is None or done and done[-1].wld:
+            return
+        # In a lost game no move is proven: the last pass's stands.
+        move = known.best_move if known.lower > -64 or not done else done[-1].best_move
+        step = EndgamePass(100, known.lower, move, nodes + known.nodes,
+                           time.monotonic() - start, None, upper=known.upper, wld=True)
+        done.append(step)
+        if on_pass is not None:
+            on_pass(step)
+
     for width in plan:
         limit = None if node_limit is None else node_limit - nodes
         if limit is not None and limit <= 0:
             break
+        outcome_first = wld and width is None
         try:
-            found = _drive(board, solver, deadline, limit, True, probcut=width, guess=guess)
+            found = _drive(board, solver, deadline, limit, True,
+                           on_step=settled if outcome_first else None,
+                           outcome_first=outcome_first, probcut=width, guess=guess)
         except SolveAborted as exc:
             nodes += exc.partial.nodes
             cut = exc.partial
-            if cut.lower > -64:
+            if cut.lower > -64 and not (done and done[-1].wld and cut.lower <= done[-1].score):
                 # A test value was reached: its move is the most certain one known.
                 step = EndgamePass(100 if width is None else certainty_of(width), cut.lower,
                                    cut.best_move, nodes, time.monotonic() - start, width,
