@@ -295,11 +295,16 @@ def append_row(path, first, second, move_time, result, started, command):
     """The match as a row of the results file (its header written if the file is new);
     ``started`` says where its games began."""
     elo, interval = result.elo()
+    bound = result.elo_bound()
+    if bound is not None:
+        # Every game won (or lost): no finite estimate, only the 95 % bound, written with
+        # an empty interval (the clipped point estimate, +1200, is no measurement).
+        elo, interval = bound, None
     discs, half = result.discs()
     pairs = result.pentanomial()
     row = {"player": first, "opponent": second, "seconds": move_time or "",
            "games": result.played, "wins": result.wins, "draws": result.draws,
-           "losses": result.losses, "elo": round(elo), "interval": round(interval),
+           "losses": result.losses, "elo": round(elo), "interval": "" if interval is None else round(interval),
            "command": command or "", "openings": started,
            "pairs": pairs.pairs,
            "pentanomial": " ".join(map(str, pairs.counts)), "discs": f"{discs:.2f}",

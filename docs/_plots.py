@@ -38,13 +38,32 @@ def _short(spec: str) -> str:
     if name == "expert-0.3":
         return "0.3.0's UCT expert"
     if name == "alphabeta":
-        return "alpha-beta" if "probcut" in settings else "alpha-beta, full width"
+        # Multi-ProbCut 1.5 by default since 0.4; probcut=0 is the full-width search.
+        full = settings.get("probcut", "1.5") in ("0", "0.0")
+        return "alpha-beta, full width" if full else "alpha-beta"
     return {"mcts": "UCT", "puct": "PUCT"}.get(name, spec)
 
 
 def balanced(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
     """The matches played from balanced openings (the ones the results lead with)."""
     return [r for r in rows if r.get("openings") == "balanced"]
+
+
+LEVELS = ("random", "easy", "medium", "hard", "expert")
+
+
+def ladder(row: Dict[str, str]) -> bool:
+    """A match of one level against another (the ladder): hundreds of Elo apart, so the
+    levels' section gives them as a table and the interval plot leaves them out."""
+    a, b = (row[k].partition(":")[0] for k in ("player", "opponent"))
+    return a != b and a in LEVELS and b in LEVELS
+
+
+def _elo_text(row: Dict[str, str]) -> str:
+    """``+119 ± 66``; a match won or lost in every game has only a bound: ``> +566``."""
+    if not row["interval"]:
+        return f"{'>' if int(row['elo']) > 0 else '<'} {int(row['elo']):+d}"
+    return f"{int(row['elo']):+d} ± {row['interval']}"
 
 
 def _label(row: Dict[str, str]) -> str:
@@ -54,8 +73,9 @@ def _label(row: Dict[str, str]) -> str:
 
 def strength(rows: List[Dict[str, str]]) -> str:
     """Each match from balanced openings: its label above a bar of its Elo with the 95 %
-    interval, zero marked; narrow enough to read on a phone (480 units, labels whole)."""
-    rows = balanced(rows)
+    interval, zero marked; narrow enough to read on a phone (480 units, labels whole).
+    The ladder's matches and those with only a bound are in the table, not here."""
+    rows = [r for r in balanced(rows) if r["interval"] and not ladder(r)]
     width, left, right, row_h, top = 480, 10, 110, 44, 34
     plot_w = width - left - right
     lo = min([float(r["elo"]) - float(r["interval"]) for r in rows] + [0.0]) - 20
@@ -160,8 +180,7 @@ def match_table(rows: List[Dict[str, str]]) -> str:
         split = f"{counts[2] / sum(counts):.0%}" if counts and sum(counts) else ""
         discs = f"{float(r['discs']):+.2f} ± {float(r['discs_interval']):.2f}" \
             if r["discs"] else ""
-        writer.writerow([_label(r), r["games"], f"{int(r['elo']):+d} ± {r['interval']}",
-                         discs, split])
+        writer.writerow([_label(r), r["games"], _elo_text(r), discs, split])
     return out.getvalue()
 
 

@@ -2,6 +2,7 @@
 win/draw/loss rates, with and without the opening bias that makes pairs split 1-1, and the
 intervals' coverage and the SPRT's error rates measured against the truth."""
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -76,6 +77,24 @@ def test_a_match_is_scored_by_its_pairs():
     assert "3 pairs: 0 0-2, 1 ½-1½, 1 1-1, 0 1½-½, 1 2-0" in result.pairs_summary()
     # Counts alone (no games): the trinomial interval, as before.
     assert "±" in MatchResult(3, 1, 2).summary()
+    assert MatchResult(3, 1, 2).elo_bound() is None
+
+
+def test_a_match_won_in_every_game_has_a_bound_not_an_estimate():
+    # 100-0: the score's Wilson interval gives a lower bound (+566), where the point
+    # estimate would be the clip (+1200); the results file and its table say "> +566".
+    sweep = MatchResult(wins=100, margins=[20] * 100)
+    assert sweep.elo_bound() == pytest.approx(566, abs=1)
+    assert "Elo > +566 (95% bound)" in sweep.summary()
+    assert MatchResult(losses=10).elo_bound() < 0 < MatchResult(wins=10).elo_bound()
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+    import _plots
+    row = {"player": "medium", "opponent": "easy", "seconds": "", "games": "100",
+           "elo": "566", "interval": "", "openings": "balanced", "pentanomial": "0 0 0 0 50",
+           "discs": "53.56", "discs_interval": "1.50"}
+    assert "> +566" in _plots.match_table([row]) and _plots.ladder(row)
+    assert "medium against easy" not in _plots.strength([row])
 
 
 def _coverage(cells, pairs, runs, rng):

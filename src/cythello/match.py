@@ -89,6 +89,14 @@ class MatchResult:
             return pairs.elo()
         return elo_difference(self.wins, self.draws, self.losses)
 
+    def elo_bound(self) -> Optional[float]:
+        """For a match won (or lost) in every game, which has no finite Elo estimate, the
+        95% bound its score supports (a lower bound after all wins, an upper one after all
+        losses); else None."""
+        if self.played and self.wins in (0, self.played) and self.draws == 0:
+            return elo_bound(self.wins, self.draws, self.losses)
+        return None
+
     def discs(self) -> Tuple[float, float]:
         """The first player's mean disc margin a game over the complete pairs, and the
         half-width of its 95% interval (t, on the pairs' means)."""
@@ -103,8 +111,8 @@ class MatchResult:
         pairs are complete); a perfect score (all won or all lost) has no finite
         estimate, so its line gives the 95% bound instead."""
         head = f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}"
-        if self.played and self.wins in (0, self.played) and self.draws == 0:
-            bound = elo_bound(self.wins, self.draws, self.losses)
+        bound = self.elo_bound()
+        if bound is not None:
             relation = ">" if self.wins else "<"
             head += f"  Elo {relation} {bound:+.0f} (95% bound)"
         else:
