@@ -66,6 +66,9 @@ class OnePly:
             return solve_seconds(seconds)
         return None
 
+    def plays_selective(self, board, budget, pace):
+        return False                     # no selective endgame passes for this toy
+
     def begin(self, board, budget):
         self.moves = list(board.legal_moves)
         self.board, self.values, self.done, self.quota = board, {}, 0, budget.iterations

@@ -29,7 +29,7 @@ from ..eval._patterns import PatternWeights
 from . import _interruptible
 from ._midgame import MidgameSearch
 from .clock import Clock
-from .endgame.play import SolverPace, solve_seconds, starts_with_solve
+from .endgame.play import SolverPace, plays_selective, solve_seconds, starts_with_solve
 from .engine import Budget, Engine, Work
 from .limits import search_budget
 from .results import DISC_SCALE, MoveStats, SearchResult, win_rate_of
@@ -169,6 +169,10 @@ class AlphaBetaSearch:
             if iterations is None and time_limit is None and clock is None:
                 seconds = nodes = None             # a depth alone: no other limit
         return Budget(nodes, seconds, deepest, banked=clock is not None)
+
+    def plays_selective(self, board: Board, budget: Budget, pace: SolverPace) -> bool:
+        return plays_selective(board, self.settings.selective_empties, budget.seconds,
+                               budget.iterations, pace)
 
     def solve_time(self, board: Board, seconds: Optional[float],
                    pace: SolverPace) -> Optional[float]:

@@ -125,6 +125,12 @@ class SearchBackend(Protocol):
         """The seconds a search of ``seconds`` gives an exact solve first (None: no solve)."""
         ...
 
+    def plays_selective(self, board: Board, budget: Budget, pace: SolverPace) -> bool:
+        """Whether the search of ``budget`` plays ``board`` by the selective endgame
+        passes instead (from its settings' ``selective_empties``, by
+        :func:`~.endgame.play.plays_selective`'s rule)."""
+        ...
+
     def begin(self, board: Board, budget: Budget) -> None:
         """Root the search at ``board`` (reusing what it can) for a search of ``budget``."""
         ...
@@ -183,6 +189,10 @@ class TreeSearchRules:
                    pace: SolverPace) -> Optional[float]:
         s = self.settings
         return solve_time(board, s.endgame_empties, s.endgame_by_time, seconds, pace)
+
+    def plays_selective(self, board: Board, budget: Budget, pace: SolverPace) -> bool:
+        return plays_selective(board, self.settings.selective_empties, budget.seconds,
+                               budget.iterations, pace)
 
 
 class Engine:
@@ -340,10 +350,7 @@ class Engine:
         unsettled position."""
         backend = self._backend
         start = time.monotonic()
-        # (A settings type without selective_empties never plays the passes.)
-        if solve and not self._stopped and plays_selective(
-                board, getattr(self.settings, "selective_empties", 0), budget.seconds,
-                budget.iterations, self._pace):
+        if solve and not self._stopped and backend.plays_selective(board, budget, self._pace):
             # The selective passes with the whole time (their last pass is the exact solve).
             assert budget.seconds is not None
             passes = selective_result(board, self._solver, start, start + budget.seconds,

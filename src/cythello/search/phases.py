@@ -73,6 +73,11 @@ class PhasedSearch:
                    pace: SolverPace) -> Optional[float]:
         return self.active.solve_time(board, seconds, pace)
 
+    def plays_selective(self, board: Board, budget: Budget, pace: SolverPace) -> bool:
+        # The player's own settings decide (the tree search's), not the alpha-beta
+        # settings made for the late phase.
+        return self.early.plays_selective(board, budget, pace)
+
     def begin(self, board: Board, budget: Budget) -> None:
         if self.active is self.late:
             self.early.forget()                  # the tree is not followed from here
