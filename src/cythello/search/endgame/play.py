@@ -115,6 +115,9 @@ def solve_time(board: Board, endgame_empties: int, by_time: bool,
 def _solve_until(board: Board, solver: Solver, deadline: float,
                  pace: Optional[SolverPace]) -> SolveResult:
     """An outcome-first solve until ``deadline``: finished, or what it had proven."""
+    # The table's memory first (a player's first solve commits 64 MB, tens of
+    # milliseconds): its time comes out of the solve's, not past the deadline.
+    solver.reserve(board.empties())
     try:
         solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
                                     solver=solver, outcome_first=True)
@@ -195,6 +198,7 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     first pass must finish within half the time, as a solve must: else None, and the
     player's own search takes the other half.  The passes' speed goes to ``pace``."""
     first_width = SELECTIVE_PASSES[0][0]
+    solver.reserve(board.empties())      # within the move, not past it (_solve_until)
     half = start + (deadline - start) / 2
     passes: List[EndgamePass] = []
     # The move's work, call by call (a pass cut short before it proved a move is not
