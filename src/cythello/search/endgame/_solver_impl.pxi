@@ -448,12 +448,21 @@ cdef inline int _nws_by_parity(Context* ctx, uint64_t P, uint64_t O, int alpha, 
     return best
 
 
+cdef inline int _corner_stability(uint64_t b) noexcept nogil:
+    """The discs of ``b`` that no move can turn, found cheaply: its corners, and the edge
+    squares next to a corner it holds."""
+    return count(b & ((((0x0100000000000001ULL & b) << 1) | ((0x8000000000000080ULL & b) >> 1)
+                       | ((0x0000000000000081ULL & b) << 8) | ((0x8100000000000000ULL & b) >> 8)
+                       | CORNERS)))
+
+
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int* squares, uint64_t* flipped, int empties, int alpha,
-                int* cutoff) noexcept nogil:
+                int* cutoff, bint etc) noexcept nogil:
     """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  With
-    enhanced transposition cutoffs on, a child whose stored bound already refutes this node
-    sets ``cutoff`` to the score and stops the ordering."""
+    ``etc`` (enhanced transposition cutoffs: a null-window node), a child whose stored
+    bound already refutes this node sets ``cutoff`` to the score and stops the
+    ordering."""
     cdef int keys[64]
     cdef int n = 0, sq, key, i
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
@@ -464,7 +473,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         f = flips(P, O, sq)
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if ctx.table != NULL and empties >= ETC_EMPTIES:
+        if etc and ctx.table != NULL and empties >= ETC_EMPTIES:
             if (_probe(ctx.table, after_P, after_O, &e) and e.certainty >= ctx.certainty
                     and -e.upper > alpha):
                 cutoff[0] = -e.upper
@@ -477,9 +486,11 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
             key = 1 << 29                                 # wipe-out
         else:
             replies = legal_moves(after_P, after_O)
-            # Fewest replies first (corners count twice), then fewest empty squares next to
-            # the mover's discs (the opponent's potential mobility).
+            # Fewest replies first (corners count twice), then the mover's discs made safe
+            # at the corners (as Edax orders), then fewest empty squares next to the
+            # mover's discs (the opponent's potential mobility).
             key = (((36 - count(replies) - count(replies & CORNERS)) << 8)
+                   + 16 * _corner_stability(after_O)
                    - count(empty & ~((<uint64_t>1) << sq) & _around(after_O)))
             if (CORNERS >> sq) & 1:
                 key += 1 << 6
@@ -618,7 +629,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                 _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move,
                        ctx.certainty)
             return best
-    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
+    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff, True)
     if cutoff != -INF:
         return cutoff
     for i in range(n):
@@ -667,7 +678,9 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
                 and (moves >> hash_move) & 1):
             best_move[0] = hash_move
             return e.lower
-    n = _order(ctx, P, O, moves, hash_move, squares, flipped, 0, alpha, &cutoff)
+    # The same order as a null-window node's (the evaluation's from EVAL_SORT_EMPTIES),
+    # without the transposition cutoffs, which need a null window.
+    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, &cutoff, False)
     for i in range(n):
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
