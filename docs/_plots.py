@@ -41,6 +41,8 @@ def _short(spec: str) -> str:
         # Multi-ProbCut 1.5 by default since 0.4; probcut=0 is the full-width search.
         full = settings.get("probcut", "1.5") in ("0", "0.0")
         return "alpha-beta, full width" if full else "alpha-beta"
+    if name == "puct" and "search_depth" in settings:
+        return f"PUCT, depth-{settings['search_depth']} leaves"
     return {"mcts": "UCT", "puct": "PUCT"}.get(name, spec)
 
 
