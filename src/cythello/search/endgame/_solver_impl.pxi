@@ -514,7 +514,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
 
 cdef inline int _sort_depth(int empties) noexcept nogil:
     """How deep the evaluation looks when it orders the moves of a node."""
-    cdef int d = (empties - EVAL_SORT_EMPTIES) // 4
+    cdef int d = (empties - EVAL_SORT_EMPTIES + 2) // 4
     return 0 if d < 0 else 4 if d > 4 else d
 
 
