@@ -27,7 +27,7 @@ cdef enum:
     # At or above TT_EMPTIES: transposition table and fastest-first ordering (measured on
     # FFO #20-#39: 7 costs 13%, 9 costs 4%, and parity ordering at 8-9 empties costs 16%).
     TT_EMPTIES = 8
-    ETC_EMPTIES = 16          # at or above: enhanced transposition cutoffs
+    ETC_EMPTIES = 14          # at or above: enhanced transposition cutoffs
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
     MAX_OPEN = 512            # split points open at once
