@@ -87,7 +87,7 @@ def test_version_and_help_for_everything():
 
 
 def test_solve_out_of_time_reports_what_it_found():
-    hard = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"   # 26 empties
+    hard = "-------------------XXOOO--XXXOOO--XXOXOO-OOOXXXO--OXOO-O-OOOOO-- X"   # FFO #57, 30 empties
     out = run_cli(["solve", "--board", hard, "--time", "0.5"])
     assert out.returncode == 1, out.stderr              # the job was not done
     line = next(l for l in out.stdout.splitlines() if "out of time" in l)
@@ -123,7 +123,7 @@ def test_solve_passes_prints_each_pass_as_it_ends():
     assert [r[2] for r in rows] == ["@73%", "@87%", "@95%", "@98%", "@99%", "WLD", "exact"]
     assert rows[-2][3] == "win" and rows[-1][3] == "+18" and "WRONG" not in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "1 solved exactly, 0 not within 60 s"
-    hard = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X"   # 26 empties
+    hard = "-------------------XXOOO--XXXOOO--XXOXOO-OOOXXXO--OXOO-O-OOOOO-- X"   # FFO #57, 30 empties
     out = run_cli(["solve", "--passes", "--board", hard, "--time", "0.3"])
     assert out.returncode == 1 and "0 solved exactly, 1 not within 0.3 s" in out.stdout
 

@@ -306,7 +306,7 @@ def test_outcome_only_solves():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_aborted_solve_leaves_the_solver_reusable(threads):
     solver = Solver(threads=threads)
-    hard = Board("--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X")
+    hard = Board("-------------------XXOOO--XXXOOO--XXOXOO-OOOXXXO--OXOO-O-OOOOO-- X")
     with pytest.raises(SolveAborted) as info:
         cy.solve(hard, time_limit=0.3, solver=solver)
     assert info.value.partial.nodes > 0

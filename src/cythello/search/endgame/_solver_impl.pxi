@@ -29,7 +29,7 @@ cdef enum:
     TT_EMPTIES = 8
     ETC_EMPTIES = 14          # at or above: enhanced transposition cutoffs
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
-    SPLIT_EMPTIES = 14        # at or above: idle threads may share a node's moves
+    SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
     MAX_OPEN = 512            # split points open at once
     CHECK_EVERY = 4096        # nodes between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of 64 bytes: 64 MB
