@@ -32,11 +32,11 @@ ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the
 # What settling the outcome costs: the nodes within which an outcome-first solve proves
 # win, draw or loss three times in four, by empties.  Measured on 40 held-out PUCT
 # self-play positions per count from 17 to 24 empties, a fresh solver each
-# (benchmarks/bench_endgame.py --pace: 94 k nodes at 17 empties, 1.1 M at 20, 6.1 M at 22,
-# 14 M at 24), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
+# (benchmarks/bench_endgame.py --pace, refitted after the solver's move ordering improved
+# on 2026-12-02), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
 # exact score takes several times more; but a solve cut short after proving a win or a
 # draw still plays the move that secures it, so the outcome is what a solve must reach.
-OUTCOME_NODES_AT_20 = 1.05e6
+OUTCOME_NODES_AT_20 = 0.82e6
 OUTCOME_GROWTH = 2.06
 # What the first selective pass (73 %) costs, the same way (benchmarks/bench_endgame.py
 # --pass-pace): a player plays by the passes only where that pass fits its move.
