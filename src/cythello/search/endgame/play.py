@@ -40,8 +40,8 @@ OUTCOME_NODES_AT_20 = 0.82e6
 OUTCOME_GROWTH = 2.06
 # What the first selective pass (73 %) costs, the same way (benchmarks/bench_endgame.py
 # --pass-pace): a player plays by the passes only where that pass fits its move.
-PASS_NODES_AT_20 = 0.5e6
-PASS_GROWTH = 1.6
+PASS_NODES_AT_20 = 0.45e6
+PASS_GROWTH = 1.55
 # Nodes per second assumed until the player has timed its own solver: a slow machine's
 # one-thread rate, so that the first guess does not start solves that cannot finish.
 DEFAULT_SOLVER_RATE = 5e6
