@@ -303,6 +303,11 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
     done: List[EndgamePass] = []
     nodes = 0
 
+    def report(step: EndgamePass) -> None:
+        done.append(step)
+        if on_pass is not None:
+            on_pass(step)
+
     def settled(known: SolveResult) -> None:
         # The exact solve's first steps (outcome_first) settle win, draw or loss: the WLD
         # pass, said once.
@@ -310,11 +315,8 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
             return
         # In a lost game no move is proven: the last pass's stands.
         move = known.best_move if known.lower > -64 or not done else done[-1].best_move
-        step = EndgamePass(100, known.lower, move, nodes + known.nodes,
-                           time.monotonic() - start, None, upper=known.upper, wld=True)
-        done.append(step)
-        if on_pass is not None:
-            on_pass(step)
+        report(EndgamePass(100, known.lower, move, nodes + known.nodes,
+                           time.monotonic() - start, None, upper=known.upper, wld=True))
 
     for width in plan:
         limit = None if node_limit is None else node_limit - nodes
@@ -330,21 +332,15 @@ def solve_selective(board: Board, time_limit: Optional[float] = None,
             cut = exc.partial
             if cut.lower > -64 and not (done and done[-1].wld and cut.lower <= done[-1].score):
                 # A test value was reached: its move is the most certain one known.
-                step = EndgamePass(100 if width is None else certainty_of(width), cut.lower,
+                report(EndgamePass(100 if width is None else certainty_of(width), cut.lower,
                                    cut.best_move, nodes, time.monotonic() - start, width,
-                                   finished=False, upper=cut.upper)
-                done.append(step)
-                if on_pass is not None:
-                    on_pass(step)
+                                   finished=False, upper=cut.upper))
             break
         nodes += found.nodes
         assert found.score is not None
         guess = found.score
-        step = EndgamePass(100 if width is None else certainty_of(width), found.score,
-                           found.best_move, nodes, time.monotonic() - start, width)
-        done.append(step)
-        if on_pass is not None:
-            on_pass(step)
+        report(EndgamePass(100 if width is None else certainty_of(width), found.score,
+                           found.best_move, nodes, time.monotonic() - start, width))
     if not done:
         raise SolveAborted(f"no selective pass finished: {nodes:,} nodes, "
                            f"{time.monotonic() - start:.2f} s",
