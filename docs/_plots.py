@@ -62,9 +62,10 @@ def ladder(row: Dict[str, str]) -> bool:
 
 
 def _elo_text(row: Dict[str, str]) -> str:
-    """``+119 ± 66``; a match won or lost in every game has only a bound: ``> +566``."""
+    """``+119 ± 66``; a match won or lost in every game has only a bound: ``above +566``
+    (in words: a leading ``>`` would start a quotation in the table's markup)."""
     if not row["interval"]:
-        return f"{'>' if int(row['elo']) > 0 else '<'} {int(row['elo']):+d}"
+        return f"{'above' if int(row['elo']) > 0 else 'below'} {int(row['elo']):+d}"
     return f"{int(row['elo']):+d} ± {row['interval']}"
 
 

@@ -82,7 +82,7 @@ def test_a_match_is_scored_by_its_pairs():
 
 def test_a_match_won_in_every_game_has_a_bound_not_an_estimate():
     # 100-0: the score's Wilson interval gives a lower bound (+566), where the point
-    # estimate would be the clip (+1200); the results file and its table say "> +566".
+    # estimate would be the clip (+1200); the results file and its table say "above +566".
     sweep = MatchResult(wins=100, margins=[20] * 100)
     assert sweep.elo_bound() == pytest.approx(566, abs=1)
     assert "Elo > +566 (95% bound)" in sweep.summary()
@@ -93,7 +93,7 @@ def test_a_match_won_in_every_game_has_a_bound_not_an_estimate():
     row = {"player": "medium", "opponent": "easy", "seconds": "", "games": "100",
            "elo": "566", "interval": "", "openings": "balanced", "pentanomial": "0 0 0 0 50",
            "discs": "53.56", "discs_interval": "1.50"}
-    assert "> +566" in _plots.match_table([row]) and _plots.ladder(row)
+    assert "above +566" in _plots.match_table([row]) and _plots.ladder(row)
     assert "medium against easy" not in _plots.strength([row])
 
 
