@@ -304,7 +304,8 @@ def append_row(path, first, second, move_time, result, started, command):
     pairs = result.pentanomial()
     row = {"player": first, "opponent": second, "seconds": move_time or "",
            "games": result.played, "wins": result.wins, "draws": result.draws,
-           "losses": result.losses, "elo": round(elo), "interval": "" if interval is None else round(interval),
+           "losses": result.losses, "elo": round(elo),
+           "interval": "" if interval is None else round(interval),
            "command": command or "", "openings": started,
            "pairs": pairs.pairs,
            "pentanomial": " ".join(map(str, pairs.counts)), "discs": f"{discs:.2f}",

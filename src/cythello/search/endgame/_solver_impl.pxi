@@ -458,11 +458,11 @@ cdef inline int _corner_stability(uint64_t b) noexcept nogil:
 
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int* squares, uint64_t* flipped, int empties, int alpha,
-                int* cutoff, bint etc) noexcept nogil:
-    """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  With
-    ``etc`` (enhanced transposition cutoffs: a null-window node), a child whose stored
-    bound already refutes this node sets ``cutoff`` to the score and stops the
-    ordering."""
+                int* cutoff) noexcept nogil:
+    """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  Given a
+    ``cutoff`` (a null-window node: enhanced transposition cutoffs), a child whose stored
+    bound already refutes this node sets it to the score and stops the ordering; NULL
+    (a principal-variation node, whose window is not null) orders without them."""
     cdef int keys[64]
     cdef int n = 0, sq, key, i
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
@@ -473,7 +473,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         f = flips(P, O, sq)
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if etc and ctx.table != NULL and empties >= ETC_EMPTIES:
+        if cutoff != NULL and ctx.table != NULL and empties >= ETC_EMPTIES:
             if (_probe(ctx.table, after_P, after_O, &e) and e.certainty >= ctx.certainty
                     and -e.upper > alpha):
                 cutoff[0] = -e.upper
@@ -629,7 +629,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                 _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move,
                        ctx.certainty)
             return best
-    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff, True)
+    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
     if cutoff != -INF:
         return cutoff
     for i in range(n):
@@ -659,7 +659,6 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     that reached it (PASS_MOVE when the side to move must pass)."""
     cdef uint64_t moves
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, alpha0 = alpha, child_move
-    cdef int cutoff = -INF
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
@@ -680,7 +679,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
             return e.lower
     # The same order as a null-window node's (the evaluation's from EVAL_SORT_EMPTIES),
     # without the transposition cutoffs, which need a null window.
-    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, &cutoff, False)
+    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL)
     for i in range(n):
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
