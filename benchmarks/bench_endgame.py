@@ -8,17 +8,21 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --pace          # nodes that settle the outcome
     python3 benchmarks/bench_endgame.py --pass-pace     # nodes of the first selective pass
     python3 benchmarks/bench_endgame.py --passes 20-24  # each selective pass against exact
+    python3 benchmarks/bench_endgame.py --presearch     # with and without the first pass
 
 ``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame.play): the
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
 empties (a fresh solver each), and the fit of their 75th percentile; ``--pass-pace`` the
 same for the first selective pass (73 %), what ``selective_empties`` assumes.
+``--presearch`` runs each suite twice, without and with the selective pass that an exact
+solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.endgame.solve).
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
 FFO #20-#39 in about 30x perft(11) on this kind of machine).
 """
 import argparse
+import importlib
 import math
 import statistics
 import sys
@@ -29,6 +33,9 @@ from _reference import reference
 
 import cythello as cy
 from cythello.search.internals import SOLVER_BUILD, Solver
+
+# The drivers' module (the package's name ``solve`` is the function).
+solve_module = importlib.import_module("cythello.search.endgame.solve")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -182,6 +189,9 @@ def main() -> int:
     ap.add_argument("--passes", metavar="LOW-HIGH",
                     help="each selective pass against the exact solve, on positions of "
                          "LOW-HIGH empties, instead")
+    ap.add_argument("--presearch", action="store_true",
+                    help="each suite without, then with, the exact solve's first "
+                         "selective pass")
     args = ap.parse_args()
     if args.passes:
         low, _, high = args.passes.partition("-")
@@ -199,19 +209,26 @@ def main() -> int:
           f"{perft:.3f} s" if perft else "yardstick: not available")
     failures = 0
     base = {}
+    presearch_from = solve_module.PRESEARCH_EMPTIES
     for suite in args.suite or ["20-39", "40-49"]:
         for threads in (int(t) for t in args.threads.split(",")):
-            print(f"FFO #{suite}, {threads} thread(s):")
-            seconds, nodes, wrong, n = run_suite(suite, threads, not args.quiet)
-            failures += wrong
-            ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
-            speedup = ""
-            if threads == 1:
-                base[suite] = seconds
-            elif suite in base:
-                speedup = f", speed-up {base[suite] / seconds:.2f}x"
-            print(f"  total: {n - wrong}/{n} correct, {nodes:,} nodes in {seconds:.2f} s "
-                  f"({nodes / seconds / 1e6:.1f} M nodes/s){ratio}{speedup}", flush=True)
+            for presearch in (False, True) if args.presearch else (True,):
+                solve_module.PRESEARCH_EMPTIES = presearch_from if presearch else 65
+                which = (", with the first selective pass" if presearch else
+                         ", without the first selective pass") if args.presearch else ""
+                print(f"FFO #{suite}, {threads} thread(s){which}:")
+                seconds, nodes, wrong, n = run_suite(suite, threads, not args.quiet)
+                failures += wrong
+                ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
+                speedup = ""
+                key = (suite, presearch)
+                if threads == 1:
+                    base[key] = seconds
+                elif key in base:
+                    speedup = f", speed-up {base[key] / seconds:.2f}x"
+                print(f"  total: {n - wrong}/{n} correct, {nodes:,} nodes in {seconds:.2f} s "
+                      f"({nodes / seconds / 1e6:.1f} M nodes/s){ratio}{speedup}", flush=True)
+    solve_module.PRESEARCH_EMPTIES = presearch_from
     return 1 if failures else 0
 
 

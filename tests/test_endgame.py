@@ -395,6 +395,38 @@ def test_selective_passes_rise_in_certainty_to_the_exact_score():
     assert errors[73] >= errors[87] >= errors[95] >= errors[99]
 
 
+class _Spy(Solver):
+    """A solver that notes the Multi-ProbCut width of every search it runs."""
+
+    def __init__(self, *args, **kwargs):
+        self.widths = []
+
+    def solve(self, board, alpha=-64, beta=64, node_limit=None, deadline=0.0, probcut=None):
+        self.widths.append(probcut)
+        return super().solve(board, alpha, beta, node_limit, deadline, probcut)
+
+
+def test_an_exact_solve_from_20_empties_first_runs_a_selective_pass():
+    from cythello.search.endgame.solve import PRESEARCH_EMPTIES, PRESEARCH_WIDTH
+    for pos in list(read_obf(DATA / "fforum-20-39.obf"))[9:12]:          # 20 empties
+        assert pos.board.empties() >= PRESEARCH_EMPTIES
+        steps: list = []
+        solver = _Spy()
+        result = cy.solve(pos.board, solver=solver,
+                          on_step=lambda r, steps=steps: steps.append((r.lower, r.upper)))
+        assert result.score == pos.best_score and result.best_move in pos.best_moves()
+        # The pass first, then only exact searches; the pass proves nothing, so every
+        # bound the steps report is the exact searches' and holds the score.
+        passes = solver.widths.count(PRESEARCH_WIDTH)
+        assert passes >= 1 and set(solver.widths[:passes]) == {PRESEARCH_WIDTH}
+        assert set(solver.widths[passes:]) == {None} and len(steps) == len(solver.widths) - passes
+        assert all(lo <= pos.best_score <= hi for lo, hi in steps)
+        # Not for the outcome first (what the players ask), nor without the evaluation.
+        for solver, outcome_first in ((_Spy(), True), (_Spy(weights=None), False)):
+            result = cy.solve(pos.board, solver=solver, outcome_first=outcome_first)
+            assert result.score == pos.best_score and set(solver.widths) == {None}
+
+
 def test_selective_bounds_never_enter_an_exact_solve():
     # The table keeps each entry's certainty: an exact solve with a table a selective pass
     # has filled (the same position, and others) still gives the exact score.

@@ -14,6 +14,7 @@ def certainty_of(t: float) -> int: ...
 class Solver:
     nodes: int
     threads: int
+    weights: Optional[PatternWeights]
     def __new__(cls, table_bits: int = 20,
                 weights: Union[str, PatternWeights, None] = "default",
                 threads: int = 1) -> Solver: ...

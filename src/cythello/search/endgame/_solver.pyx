@@ -75,7 +75,7 @@ cdef class Solver:
     cdef int stop_flag
     cdef Table table
     cdef bint running
-    cdef PatternWeights weights
+    cdef readonly PatternWeights weights   # None: moves ordered by mobility alone
     cdef readonly int threads
     cdef readonly unsigned long long nodes
 

@@ -7,8 +7,9 @@
 Scores are for the side to move, empties counted for the winner (as in the FFO suite), so
 every final score is even.  A solve is a series of null-window searches (MTD(f), Plaat et
 al. 1996): each asks whether the score reaches a test value, starting from a guess by a
-shallow search with the learned evaluation, and the transposition table carries the work
-of each step into the next.  On FFO #40-#49 this takes a third of the nodes of one
+shallow search with the learned evaluation (from 20 empties, by a cheap selective pass
+first, as Edax starts), and the transposition table carries the work of each step into
+the next.  On FFO #40-#49 this takes a third of the nodes of one
 wide-window search inside the outcome's bounds.  ``outcome_first`` (what the players use)
 first settles win, draw or loss with two null windows around 0.  The work
 grows about threefold per empty square, so give a ``time_limit`` (or ``node_limit``) when in
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ...core._board import Board
 from ...errors import InvalidBoardError
@@ -32,6 +33,12 @@ from ._solver import SELECTIVE_PASSES, Solver, certainty_of
 
 SHORT_EMPTIES = 14        # solved within milliseconds: no helper thread for Ctrl-C
 SHORT_NODES = 100_000
+# An exact solve of PRESEARCH_EMPTIES or more empties starts as Edax's does, with a cheap
+# selective pass (Multi-ProbCut width PRESEARCH_WIDTH, 87 %): its score is a closer first
+# guess and its best moves order the exact search from the table.  Fewer empties: it
+# costs more than it saves; an outcome-only solve: likewise (bench_endgame.py --presearch).
+PRESEARCH_EMPTIES = 20
+PRESEARCH_WIDTH = 1.5
 
 
 @dataclass
@@ -120,19 +127,23 @@ def _reserved(board: Board, solver: Solver) -> Solver:
 def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[int],
            exact: bool, on_step: Optional[Callable[[SolveResult], None]] = None,
            outcome_first: bool = False, probcut: Optional[float] = None,
-           guess: Optional[int] = None) -> SolveResult:
+           guess: Optional[int] = None, presearch: Sequence[float] = ()) -> SolveResult:
     """The root driver: null windows for the outcome (when asked, or when only the
     outcome is wanted), then null windows from a guess (``first_guess`` without one)
-    until the bounds meet; with ``probcut``, of that selective pass."""
+    until the bounds meet; with ``probcut``, of that selective pass.  ``presearch``:
+    selective passes to run first (their widths), each from the last one's score: they
+    prove nothing, but their score is the next guess and their best moves, in the shared
+    table, order the search that follows."""
     start = time.monotonic()
     result = SolveResult(None, PASS, 0, 0.0)
     legal = list(board.legal_moves)
     result.best_move = legal[0]
 
-    def step(alpha: int, beta: int) -> int:
+    def step(alpha: int, beta: int, width: Optional[float] = probcut,
+             into: SolveResult = result) -> int:
         limit = None if node_limit is None else max(1, node_limit - result.nodes)
         score, move, aborted = _interruptible.call(
-            lambda: solver.solve(board, alpha, beta, limit, deadline, probcut), solver.stop,
+            lambda: solver.solve(board, alpha, beta, limit, deadline, width), solver.stop,
             _seconds(board, deadline, limit), solver.clear_stop)
         result.nodes += solver.nodes
         result.elapsed = time.monotonic() - start
@@ -140,32 +151,38 @@ def _drive(board: Board, solver: Solver, deadline: float, node_limit: Optional[i
             raise SolveAborted(f"solve stopped after {result.nodes:,} nodes, "
                                f"{result.elapsed:.2f} s: {result.proven()}", result)
         if score > alpha:
-            result.best_move = move          # it reached the score: a best move so far
+            into.best_move = move            # it reached the score: a best move so far
         if score <= alpha:
-            result.upper = min(result.upper, score)
+            into.upper = min(into.upper, score)
         if score >= beta:
-            result.lower = max(result.lower, score)
+            into.lower = max(into.lower, score)
         if alpha < score < beta:
-            result.lower = result.upper = score
-        if result.upper < result.lower:
+            into.lower = into.upper = score
+        if into.upper < into.lower:
             # Only a selective pass's answers can cross (its cuts are not consistent from
             # one window to the next): the score is where both tests left it.
-            result.upper = result.lower
-        if on_step is not None:
+            into.upper = into.lower
+        if on_step is not None and into is result:
             on_step(result)
         return score
 
+    def converge(into: SolveResult, guess: int, width: Optional[float]) -> None:
+        # MTD(f): is the score at least `test`?  Each answer moves one bound to the value
+        # found, until the bounds meet.
+        guess = min(max(guess, into.lower), into.upper)
+        while into.lower < into.upper:
+            test = guess if guess > into.lower else into.lower + 1
+            guess = step(test - 1, test, width, into)
+
+    for width in presearch:
+        known = SolveResult(None, PASS, 0, 0.0)
+        converge(known, first_guess(board) if guess is None else guess, width)
+        guess = known.lower
     # The outcome: above 0 is a win; otherwise at least 0 is a draw (scores are even).
     if (outcome_first or not exact) and step(0, 1) <= 0:
         step(-1, 0)
     if exact:
-        if guess is None:
-            guess = first_guess(board)
-        guess = min(max(guess, result.lower), result.upper)
-        while result.lower < result.upper:
-            # Is the score at least `test`?  The answer moves one bound to the value found.
-            test = guess if guess > result.lower else result.lower + 1
-            guess = step(test - 1, test)
+        converge(result, first_guess(board) if guess is None else guess, probcut)
     if result.lower == result.upper:
         result.score = result.lower
     return result
@@ -179,11 +196,15 @@ def solve(board: Board, time_limit: Optional[float] = None, node_limit: Optional
     ``threads`` threads (ignored when a ``solver`` is given: it has its own);
     ``on_step`` sees the bounds after each null-window step.  With ``outcome_first`` the
     first steps settle win, draw or loss, so that a solve cut short has proven the outcome
-    more often (a little more work in all)."""
+    more often (a little more work in all); without it, a solve of PRESEARCH_EMPTIES or
+    more empties first runs the 87 % selective pass, which proves nothing but leads the
+    exact search (a cut-short solve may then have proven nothing yet)."""
     _check(board, node_limit)
     solver = _reserved(board, solver or Solver(threads=threads))
+    presearch = ((PRESEARCH_WIDTH,) if board.empties() >= PRESEARCH_EMPTIES
+                 and not outcome_first and solver.weights is not None else ())
     return _drive(board, solver, make_deadline(time_limit), node_limit, True, on_step,
-                  outcome_first)
+                  outcome_first, presearch=presearch)
 
 
 def solve_outcome(board: Board, time_limit: Optional[float] = None,
