@@ -14,8 +14,9 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
 empties (a fresh solver each), and the fit of their 75th percentile; ``--pass-pace`` the
 same for the first selective pass (73 %), what ``selective_empties`` assumes.
-``--presearch`` runs each suite twice, without and with the selective pass that an exact
-solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.endgame.solve).
+``--presearch`` solves each position of a suite without and with the selective pass that
+an exact solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.endgame.solve),
+one after the other.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
@@ -65,6 +66,39 @@ def run_suite(name, threads, verbose):
                   f"{elapsed:>8.3f} s {r.nodes / elapsed / 1e6 if elapsed else 0:>6.1f} M/s",
                   flush=True)
     return total_time, total_nodes, wrong, len(positions)
+
+
+def presearch_ab(name, threads, perft):
+    """Each position of a suite solved without and with the exact solve's first selective
+    pass, one after the other (the order alternating, a solver each), so that a machine's
+    drift falls on both; returns the wrong scores."""
+    path, count = SUITES[name]
+    positions = list(cy.read_obf(DATA / path))[:count]
+    solvers = {False: Solver(threads=threads), True: Solver(threads=threads)}
+    seconds = {False: 0.0, True: 0.0}
+    nodes = {False: 0, True: 0}
+    wrong = 0
+    presearch_from = solve_module.PRESEARCH_EMPTIES
+    try:
+        for i, pos in enumerate(positions):
+            for with_pass in (False, True) if i % 2 == 0 else (True, False):
+                solve_module.PRESEARCH_EMPTIES = presearch_from if with_pass else 65
+                start = time.perf_counter()
+                r = cy.solve(pos.board, solver=solvers[with_pass])
+                seconds[with_pass] += time.perf_counter() - start
+                nodes[with_pass] += r.nodes
+                wrong += not (r.score == pos.best_score and r.best_move in pos.best_moves())
+    finally:
+        solve_module.PRESEARCH_EMPTIES = presearch_from
+    print(f"FFO #{name}, {threads} thread(s), {len(positions)} positions, "
+          f"{len(positions) * 2 - wrong}/{len(positions) * 2} solves correct:")
+    for with_pass in (False, True):
+        ratio = f", {seconds[with_pass] / perft:.1f}x perft(11)" if perft else ""
+        print(f"  {'with' if with_pass else 'without':>7} the first pass: "
+              f"{nodes[with_pass]:,} nodes in {seconds[with_pass]:.2f} s{ratio}")
+    print(f"  with/without: {nodes[True] / nodes[False]:.2f}x the nodes, "
+          f"{seconds[False] / seconds[True]:.2f}x as fast", flush=True)
+    return wrong
 
 
 def by_empties():
@@ -190,8 +224,8 @@ def main() -> int:
                     help="each selective pass against the exact solve, on positions of "
                          "LOW-HIGH empties, instead")
     ap.add_argument("--presearch", action="store_true",
-                    help="each suite without, then with, the exact solve's first "
-                         "selective pass")
+                    help="each position without and with the exact solve's first "
+                         "selective pass, one after the other")
     args = ap.parse_args()
     if args.passes:
         low, _, high = args.passes.partition("-")
@@ -209,26 +243,22 @@ def main() -> int:
           f"{perft:.3f} s" if perft else "yardstick: not available")
     failures = 0
     base = {}
-    presearch_from = solve_module.PRESEARCH_EMPTIES
     for suite in args.suite or ["20-39", "40-49"]:
         for threads in (int(t) for t in args.threads.split(",")):
-            for presearch in (False, True) if args.presearch else (True,):
-                solve_module.PRESEARCH_EMPTIES = presearch_from if presearch else 65
-                which = (", with the first selective pass" if presearch else
-                         ", without the first selective pass") if args.presearch else ""
-                print(f"FFO #{suite}, {threads} thread(s){which}:")
-                seconds, nodes, wrong, n = run_suite(suite, threads, not args.quiet)
-                failures += wrong
-                ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
-                speedup = ""
-                key = (suite, presearch)
-                if threads == 1:
-                    base[key] = seconds
-                elif key in base:
-                    speedup = f", speed-up {base[key] / seconds:.2f}x"
-                print(f"  total: {n - wrong}/{n} correct, {nodes:,} nodes in {seconds:.2f} s "
-                      f"({nodes / seconds / 1e6:.1f} M nodes/s){ratio}{speedup}", flush=True)
-    solve_module.PRESEARCH_EMPTIES = presearch_from
+            if args.presearch:
+                failures += presearch_ab(suite, threads, perft)
+                continue
+            print(f"FFO #{suite}, {threads} thread(s):")
+            seconds, nodes, wrong, n = run_suite(suite, threads, not args.quiet)
+            failures += wrong
+            ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
+            speedup = ""
+            if threads == 1:
+                base[suite] = seconds
+            elif suite in base:
+                speedup = f", speed-up {base[suite] / seconds:.2f}x"
+            print(f"  total: {n - wrong}/{n} correct, {nodes:,} nodes in {seconds:.2f} s "
+                  f"({nodes / seconds / 1e6:.1f} M nodes/s){ratio}{speedup}", flush=True)
     return 1 if failures else 0
 
 
