@@ -454,6 +454,18 @@ def test_a_selective_search_stops_and_names_what_it_had():
         Solver().solve(FFO_EASY[0].board, probcut=-1)
 
 
+def test_a_selective_pass_keeps_its_node_limit_inside_its_evaluation_searches():
+    # FFO #57 (30 empties): the pass's cuts search the evaluation 7 plies deep, one such
+    # search millions of nodes; the limit is looked at inside them too (it ran 4.9 M nodes
+    # on a limit of 1 M, and three times its time, before).
+    board = list(read_obf(DATA / "fforum-40-59.obf"))[17].board
+    assert board.empties() == 30
+    for limit in (100_000, 1_000_000):
+        solver = Solver()
+        _, _, aborted = solver.solve(board, 1, 2, node_limit=limit, probcut=1.5)
+        assert aborted and limit <= solver.nodes <= limit + 20_000
+
+
 def test_a_pass_cut_short_after_it_proved_a_move_gives_that_move():
     # Cut inside the exact pass: once a null window failed high, the pass's move is proven
     # to reach its score, and it comes last, unfinished, with its bounds; the move's exact

@@ -192,6 +192,12 @@ cdef class Solver:
         ctx.eval_weights = self.weights.table
         ctx.evaluate = evaluator_function()
         ctx.nodes = 0
+        ctx.next_check = 0
+        ctx.node_limit = 0                  # no limits: the search looks, and runs on
+        ctx.deadline = 0
+        ctx.stop_flag = NULL
+        ctx.aborted = False
+        ctx.workers = NULL
         with nogil:
             v = _eval_search(&ctx, P, O, -VALUE_INF, VALUE_INF, d)
         return v / <double>EVAL_SCALE

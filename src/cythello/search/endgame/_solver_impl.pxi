@@ -527,6 +527,10 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     ctx.nodes += 1
     if depth == 0:
         return ctx.evaluate(ctx.eval_weights, P, O)
+    if depth >= 2 and _should_stop(ctx):
+        # One such search of a selective pass can run to millions of nodes (a depth-7
+        # cut far from the end): the limits are looked at inside it too.
+        return 0
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
