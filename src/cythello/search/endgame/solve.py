@@ -9,8 +9,8 @@ every final score is even.  A solve is a series of null-window searches (MTD(f),
 al. 1996): each asks whether the score reaches a test value, starting from a guess by a
 shallow search with the learned evaluation (from 20 empties, by a cheap selective pass
 first, as Edax starts), and the transposition table carries the work of each step into
-the next.  On FFO #40-#49 this takes a third of the nodes of one
-wide-window search inside the outcome's bounds.  ``outcome_first`` (what the players use)
+the next.  On FFO #40-#49 this takes a third of the nodes of one wide-window search
+inside the outcome's bounds.  ``outcome_first`` (what the players use)
 first settles win, draw or loss with two null windows around 0.  The work
 grows about threefold per empty square, so give a ``time_limit`` (or ``node_limit``) when in
 doubt: a solve that hits its limit raises :class:`SolveAborted`, which carries what was
