@@ -459,6 +459,21 @@ cdef inline int _corner_stability(uint64_t b) noexcept nogil:
                        | CORNERS)))
 
 
+cdef inline void _insert(int* keys, int* squares, uint64_t* flipped, int n, int key, int sq,
+                         uint64_t f) noexcept nogil:
+    """Insert a move into the first ``n`` of the lists, kept sorted by ``keys``, highest
+    first; equal keys keep their order (insertion sort: move lists are short)."""
+    cdef int i = n
+    while i > 0 and keys[i - 1] < key:
+        keys[i] = keys[i - 1]
+        squares[i] = squares[i - 1]
+        flipped[i] = flipped[i - 1]
+        i -= 1
+    keys[i] = key
+    squares[i] = sq
+    flipped[i] = f
+
+
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int* squares, uint64_t* flipped, int empties, int alpha,
                 int* cutoff) noexcept nogil:
@@ -467,7 +482,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     bound already refutes this node sets it to the score and stops the ordering; NULL
     (a principal-variation node, whose window is not null) orders without them."""
     cdef int keys[64]
-    cdef int n = 0, sq, key, i
+    cdef int n = 0, sq, key
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     cdef Found e
     while moves:
@@ -502,15 +517,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 # sorts by a shallow search there): one reply less is worth two discs.
                 key -= _eval_search(ctx, after_P, after_O, -VALUE_INF, VALUE_INF,
                                     _sort_depth(empties)) * 128 // EVAL_SCALE
-        i = n
-        while i > 0 and keys[i - 1] < key:                # insertion sort: lists are short
-            keys[i] = keys[i - 1]
-            squares[i] = squares[i - 1]
-            flipped[i] = flipped[i - 1]
-            i -= 1
-        keys[i] = key
-        squares[i] = sq
-        flipped[i] = f
+        _insert(keys, squares, flipped, n, key, sq, f)
         n += 1
     return n
 
@@ -526,7 +533,7 @@ cdef inline int _fewest_replies_first(uint64_t P, uint64_t O, uint64_t moves, in
     """Fill ``squares``/``flipped`` with ``moves``, those that leave the opponent the fewest
     replies first (corners count twice); returns how many."""
     cdef int keys[64]
-    cdef int n = 0, sq, key, i
+    cdef int n = 0, sq, key
     cdef uint64_t f, replies
     while moves:
         sq = first_square(moves)
@@ -534,15 +541,7 @@ cdef inline int _fewest_replies_first(uint64_t P, uint64_t O, uint64_t moves, in
         f = flips(P, O, sq)
         replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
         key = -count(replies) - count(replies & CORNERS)
-        i = n
-        while i > 0 and keys[i - 1] < key:               # insertion sort: lists are short
-            keys[i] = keys[i - 1]
-            squares[i] = squares[i - 1]
-            flipped[i] = flipped[i - 1]
-            i -= 1
-        keys[i] = key
-        squares[i] = sq
-        flipped[i] = f
+        _insert(keys, squares, flipped, n, key, sq, f)
         n += 1
     return n
 
