@@ -436,9 +436,14 @@ cdef inline int _nws_by_parity(Context* ctx, uint64_t P, uint64_t O, int alpha, 
         group = QUADRANT[(k >> 1) * 32 + (k & 1) * 4]
         if count(empty & group) & 1:
             odd |= group
+    cdef uint64_t part
     for half in range(2):
-        for k in range(6):
-            group = moves & PRIORITY[k] & (odd if half == 0 else ~odd)
+        part = moves & (odd if half == 0 else ~odd)
+        k = 0
+        while part:
+            group = part & PRIORITY[k]
+            part ^= group
+            k += 1
             while group:
                 sq = first_square(group)
                 group &= group - 1
@@ -482,13 +487,26 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     bound already refutes this node sets it to the score and stops the ordering; NULL
     (a principal-variation node, whose window is not null) orders without them."""
     cdef int keys[64]
-    cdef int n = 0, sq, key
+    cdef int sqs[64]
+    cdef uint64_t fs[64]
+    cdef int n = 0, m = 0, i, sq, key
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     cdef Found e
+    # First every child and the fetch of its table bucket, so that the buckets arrive
+    # together rather than one after the other (the ETC probes below, the children's
+    # own probes later).
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
+        sqs[m] = sq
+        fs[m] = f
+        m += 1
+        if ctx.table != NULL and empties > TT_EMPTIES:
+            _prefetch(ctx.table, O ^ f, P | f | ((<uint64_t>1) << sq))
+    for i in range(m):
+        sq = sqs[i]
+        f = fs[i]
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
         if cutoff != NULL and ctx.table != NULL and empties >= ETC_EMPTIES:
@@ -496,8 +514,6 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                     and -e.upper > alpha):
                 cutoff[0] = -e.upper
                 return 0
-        elif ctx.table != NULL and empties > TT_EMPTIES:
-            _prefetch(ctx.table, after_P, after_O)        # the child probes it first thing
         if sq == hash_move:
             key = 1 << 30
         elif after_P == 0:
