@@ -32,8 +32,8 @@ ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the
 # What settling the outcome costs: the nodes within which an outcome-first solve proves
 # win, draw or loss three times in four, by empties.  Measured on 40 held-out PUCT
 # self-play positions per count from 17 to 24 empties, a fresh solver each
-# (benchmarks/bench_endgame.py --pace, refitted after the solver's move ordering improved
-# again on 2026-12-02, 7-empty nodes by fewest replies), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
+# (benchmarks/bench_endgame.py --pace, refitted whenever the solver's trees change, last
+# on 2026-12-02), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
 # exact score takes several times more; but a solve cut short after proving a win or a
 # draw still plays the move that secures it, so the outcome is what a solve must reach.
 OUTCOME_NODES_AT_20 = 0.68e6
