@@ -310,11 +310,24 @@ cdef int _solve_3(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1, int x
     return final_disc_difference(P, O)
 
 
+cdef inline uint64_t _odd_quadrants(uint64_t empty) noexcept nogil:
+    """The quadrants holding an odd number of the ``empty`` squares (where the side that
+    moves last in a region tends to gain)."""
+    cdef uint64_t odd = 0, group
+    cdef int k
+    for k in range(4):
+        group = QUADRANT[(k >> 1) * 32 + (k & 1) * 4]
+        if count(empty & group) & 1:
+            odd |= group
+    return odd
+
+
 cdef inline void _parity_sort(uint64_t empty, int* sq, int n) noexcept nogil:
     """Order ``sq[0..n)``: squares in quadrants with an odd number of empties first."""
+    cdef uint64_t odd = _odd_quadrants(empty)
     cdef int i, j, t, k = 0
     for i in range(n):
-        if count(empty & QUADRANT[sq[i]]) & 1:
+        if (odd >> sq[i]) & 1:
             t = sq[i]
             j = i
             while j > k:
@@ -426,18 +439,6 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
     if empties >= REPLY_SORT_EMPTIES:
         return _nws_by_replies(ctx, P, O, alpha, empties, moves)
     return _nws_by_parity(ctx, P, O, alpha, empties, moves, -INF)
-
-
-cdef inline uint64_t _odd_quadrants(uint64_t empty) noexcept nogil:
-    """The quadrants holding an odd number of the ``empty`` squares (where the side that
-    moves last in a region tends to gain)."""
-    cdef uint64_t odd = 0, group
-    cdef int k
-    for k in range(4):
-        group = QUADRANT[(k >> 1) * 32 + (k & 1) * 4]
-        if count(empty & group) & 1:
-            odd |= group
-    return odd
 
 
 cdef inline int _nws_by_parity(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties,
