@@ -351,10 +351,14 @@ def test_the_table_is_taken_at_the_first_deep_solve_one_cache_line_a_bucket():
     assert solver.table_bytes == 0                       # nothing until a solve needs it
     pos = FFO_EASY[0]
     assert cy.solve(pos.board, solver=solver).score == pos.best_score
-    assert solver.table_bytes == 64 << 12                # 2 entries of 24 bytes, padded
+    # 2 entries of 24 bytes, padded; and each thread's table near the leaves, no larger.
+    assert solver.table_bytes == 2 * (64 << 12)
     # Kept between solves, and a second solver has its own.
     assert cy.solve(pos.board, solver=solver).score == pos.best_score
     assert Solver(table_bits=10).table_bytes == 0
+    threaded = Solver(threads=3)
+    threaded.reserve()
+    assert threaded.table_bytes == (64 << 20) + 3 * (64 << 15)
 
 
 # -- the selective endgame search ------------------------------------------------------------

@@ -11,9 +11,11 @@ solvers have (Edax, Zebra, Egaroucid):
 * 1 empty: no move is made; the score follows from counting the discs the last disc
   flips, four table lookups (one per line through the square).
 * 2-4 empties: no move generation; a square is tried only if it touches an opponent
-  disc; squares in quadrants with an odd number of empties first (parity).
-* 5 to TT_EMPTIES - 1: move generation, parity ordering, stability cutoff.
-* TT_EMPTIES and more: a transposition table (bounds and best move, kept between solves),
+  disc; isolated empties (no empty neighbour) first (parity).
+* 5 to TT_EMPTIES - 1: move generation, isolated empties first (from REPLY_SORT_EMPTIES
+  fewest replies first), stability cutoff.
+* TT_EMPTIES and more: a transposition table (bounds and best move, kept between solves;
+  to NEAR_MAX_EMPTIES a small one of each thread's own, which stays in its core's cache),
   the stored best move first, then the others fastest-first (fewest replies for the
   opponent, corners counted twice, then fewest squares next to the mover's discs),
   stability cutoff, and from ETC_EMPTIES enhanced transposition cutoffs.
@@ -74,6 +76,7 @@ cdef class Solver:
 
     cdef int stop_flag
     cdef Table table
+    cdef Table* near                    # a small table for each thread (NULL: none yet)
     cdef bint running
     cdef readonly PatternWeights weights   # None: moves ordered by mobility alone
     cdef readonly int threads
@@ -85,6 +88,7 @@ cdef class Solver:
         self.table.buckets = NULL
         self.table.memory = NULL
         self.table.date = 0
+        self.near = NULL
         if isinstance(weights, str) and weights == "default":
             from cythello.eval.weights import default_weights
             weights = default_weights()
@@ -95,6 +99,16 @@ cdef class Solver:
 
     def __dealloc__(self):
         _release(&self.table)
+        self._release_near(self.threads)
+
+    cdef void _release_near(self, int n) noexcept nogil:
+        """Free the first ``n`` near tables and their array."""
+        cdef int i
+        if self.near != NULL:
+            for i in range(n):
+                _release(&self.near[i])
+            free(self.near)
+            self.near = NULL
 
     def stop(self):
         """Abort a running solve soon, and any later one until :meth:`clear_stop` (safe from
@@ -106,8 +120,12 @@ cdef class Solver:
 
     @property
     def table_bytes(self):
-        """Memory held by the transposition table (allocated at the first deep solve)."""
-        return _table_bytes(&self.table) if self.table.memory != NULL else 0
+        """Memory held by the transposition tables (allocated at the first deep solve): the
+        shared one, and each thread's small one."""
+        if self.table.memory == NULL:
+            return 0
+        return _table_bytes(&self.table) + (
+            self.threads * _table_bytes(&self.near[0]) if self.near != NULL else 0)
 
     def reserve(self, empties=TT_EMPTIES):
         """Take the transposition table now if a solve of ``empties`` empty squares will
@@ -125,10 +143,20 @@ cdef class Solver:
         return self.table_bytes
 
     cdef void _take_table(self) noexcept:
-        """Allocate the table (the caller holds ``running``); no memory: solves go
-        without one."""
+        """Allocate the tables (the caller holds ``running``); no memory: solves go
+        without one (without the small ones: the shared one serves every depth)."""
+        cdef int i
         with nogil:
-            _allocate(&self.table)
+            if not _allocate(&self.table):
+                return
+            self.near = <Table*>calloc(self.threads, sizeof(Table))
+            if self.near == NULL:
+                return
+            for i in range(self.threads):
+                self.near[i].bits = min(NEAR_BITS, self.table.bits)
+                if not _allocate(&self.near[i]):
+                    self._release_near(i)
+                    return
 
     def solve(self, Board board not None, alpha=-64, beta=64, node_limit=None,
               deadline=0.0, probcut=None):
@@ -155,13 +183,17 @@ cdef class Solver:
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
         cdef Context ctx
-        cdef int best_move = PASS_MOVE, score, empties = 64 - count(P | O)
+        cdef int best_move = PASS_MOVE, score, i, empties = 64 - count(P | O)
         self.running = True                 # before the GIL can go (the table, the search)
         try:
             if self.table.memory == NULL and empties >= TT_EMPTIES:
                 self._take_table()
             self.table.date += 1
             ctx.table = &self.table if self.table.memory != NULL else NULL
+            ctx.near = self.near
+            if self.near != NULL:
+                for i in range(self.threads):
+                    self.near[i].date = self.table.date
             ctx.eval_weights = self.weights.table if self.weights is not None else NULL
             ctx.evaluate = evaluator_function() if self.weights is not None else NULL
             ctx.nodes = 0

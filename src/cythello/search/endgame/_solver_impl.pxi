@@ -34,6 +34,11 @@ cdef enum:
     EVAL_ORDER_DEPTH = 2
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
+    # TT_EMPTIES to NEAR_MAX_EMPTIES: each thread's own table of 2**NEAR_BITS buckets (2 MB,
+    # which stays in a core's cache; the shared 64 MB one does not): FFO #40-#49 1.04x
+    # (11 and 12 the same; 13: +2 % nodes; 2**14 and 2**16 buckets no better).
+    NEAR_MAX_EMPTIES = 12
+    NEAR_BITS = 15
     MAX_OPEN = 512            # split points open at once
     CHECK_EVERY = 4096        # nodes between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of 64 bytes: 64 MB
@@ -145,6 +150,8 @@ cdef struct Workers:
 
 cdef struct Context:
     Table* table
+    Table* near               # this thread's table near the leaves (NULL: none); the
+                              # helpers of _run take the ones after it, one each
     const int16_t* eval_weights   # NULL: order by mobility alone
     eval_fn evaluate
     uint64_t nodes
@@ -161,6 +168,13 @@ cdef struct Context:
     # searches at least as sure as itself.
     double probcut
     int certainty
+
+
+cdef inline Table* _tt(Context* ctx, int empties) noexcept nogil:
+    """The table for nodes with ``empties`` empty squares (NULL: none)."""
+    if empties <= NEAR_MAX_EMPTIES and ctx.near != NULL:
+        return ctx.near
+    return ctx.table
 
 
 cdef inline bint _cut_above(SplitPoint* sp) noexcept nogil:
@@ -310,24 +324,25 @@ cdef int _solve_3(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1, int x
     return final_disc_difference(P, O)
 
 
-cdef inline uint64_t _odd_quadrants(uint64_t empty) noexcept nogil:
-    """The quadrants holding an odd number of the ``empty`` squares (where the side that
-    moves last in a region tends to gain)."""
-    cdef uint64_t odd = 0, group
-    cdef int k
-    for k in range(4):
-        group = QUADRANT[(k >> 1) * 32 + (k & 1) * 4]
-        if count(empty & group) & 1:
-            odd |= group
-    return odd
+cdef inline uint64_t _around(uint64_t b) noexcept nogil:
+    """The squares next to the discs of ``b`` (in the 8 directions)."""
+    cdef uint64_t h = ((b >> 1) & 0x7F7F7F7F7F7F7F7FULL) | ((b << 1) & 0xFEFEFEFEFEFEFEFEULL)
+    return h | (b >> 8) | (b << 8) | (h >> 8) | (h << 8)
 
 
-cdef inline void _parity_sort(uint64_t empty, int* sq, int n) noexcept nogil:
-    """Order ``sq[0..n)``: squares in quadrants with an odd number of empties first."""
-    cdef uint64_t odd = _odd_quadrants(empty)
+cdef inline uint64_t _isolated(uint64_t empty) noexcept nogil:
+    """The ``empty`` squares with no empty neighbour: regions of one square, where the
+    side that fills it moves last (parity, found as Egaroucid does near the leaves: FFO
+    #40-#49 -4 % nodes against quadrants with an odd number of empties)."""
+    return empty & ~_around(empty)
+
+
+cdef inline void _isolated_first(uint64_t empty, int* sq, int n) noexcept nogil:
+    """Order ``sq[0..n)``: isolated empties first, each part in its order."""
+    cdef uint64_t first = _isolated(empty)
     cdef int i, j, t, k = 0
     for i in range(n):
-        if (odd >> sq[i]) & 1:
+        if (first >> sq[i]) & 1:
             t = sq[i]
             j = i
             while j > k:
@@ -345,7 +360,7 @@ cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogi
     for i in range(4):
         sq[i] = first_square(e)
         e &= e - 1
-    _parity_sort(empty, sq, 4)
+    _isolated_first(empty, sq, 4)
     for i in range(4):
         if NEIGHBOUR[sq[i]] & O:
             f = flips(P, O, sq[i])
@@ -420,8 +435,8 @@ cdef int _nws(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties) noex
 
 cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
                       int empties) noexcept nogil:
-    """5 to TT_EMPTIES - 1 empties, without the table: ordered by parity and square type,
-    from REPLY_SORT_EMPTIES by the opponent's replies."""
+    """5 to TT_EMPTIES - 1 empties, without the table: isolated empties first, then by
+    square type; from REPLY_SORT_EMPTIES by the opponent's replies."""
     cdef uint64_t moves
     cdef int upper
     ctx.nodes += 1
@@ -438,19 +453,18 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
         return -_nws_shallow(ctx, O, P, -alpha - 1, empties)
     if empties >= REPLY_SORT_EMPTIES:
         return _nws_by_replies(ctx, P, O, alpha, empties, moves)
-    return _nws_by_parity(ctx, P, O, alpha, empties, moves, -INF)
+    return _nws_by_isolation(ctx, P, O, alpha, empties, moves)
 
 
-cdef inline int _nws_by_parity(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties,
-                               uint64_t moves, int best) noexcept nogil:
-    """Search ``moves`` until one scores above ``alpha``: first those in quadrants with an
-    odd number of empties (the side that moves last in a region tends to gain there), each
-    half by square type (corners first, X-squares last).  ``best`` is the best score so far;
-    returns the best score found."""
-    cdef uint64_t odd = _odd_quadrants(~(P | O)), group, part, f
-    cdef int v, k, sq, half
+cdef inline int _nws_by_isolation(Context* ctx, uint64_t P, uint64_t O, int alpha,
+                                  int empties, uint64_t moves) noexcept nogil:
+    """Search ``moves`` until one scores above ``alpha``: first those on isolated empties,
+    each half by square type (corners first, X-squares last); returns the best score
+    found."""
+    cdef uint64_t isolated = _isolated(~(P | O)), group, part, f
+    cdef int v, k, sq, half, best = -INF
     for half in range(2):
-        part = moves & (odd if half == 0 else ~odd)
+        part = moves & (isolated if half == 0 else ~isolated)
         k = 0
         while part:
             group = part & PRIORITY[k]
@@ -471,12 +485,11 @@ cdef inline int _nws_by_parity(Context* ctx, uint64_t P, uint64_t O, int alpha, 
 cdef inline int _nws_by_replies(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties,
                                 uint64_t moves) noexcept nogil:
     """Search ``moves`` until one scores above ``alpha``, those that leave the opponent the
-    fewest replies first, then those in quadrants with an odd number of empties; returns
-    the best score found."""
+    fewest replies first, then those on isolated empties; returns the best score found."""
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef int n, i, v, best = -INF
-    n = _fewest_replies_first(P, O, moves, _odd_quadrants(~(P | O)), squares, flipped)
+    n = _fewest_replies_first(P, O, moves, _isolated(~(P | O)), squares, flipped)
     for i in range(n):
         v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                   -alpha - 1, empties - 1)
@@ -534,7 +547,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         fs[m] = f
         m += 1
         if ctx.table != NULL and empties > TT_EMPTIES:
-            _prefetch(ctx.table, O ^ f, P | f | ((<uint64_t>1) << sq))
+            _prefetch(_tt(ctx, empties - 1), O ^ f, P | f | ((<uint64_t>1) << sq))
     for i in range(m):
         sq = sqs[i]
         f = fs[i]
@@ -642,12 +655,6 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     return best
 
 
-cdef inline uint64_t _around(uint64_t b) noexcept nogil:
-    """The squares next to the discs of ``b`` (in the 8 directions)."""
-    cdef uint64_t h = ((b >> 1) & 0x7F7F7F7F7F7F7F7FULL) | ((b << 1) & 0xFEFEFEFEFEFEFEFEULL)
-    return h | (b >> 8) | (b << 8) | (h >> 8) | (h << 8)
-
-
 cdef inline int _probcut_depth(int empties) noexcept nogil:
     """The depth of the evaluation search that predicts a node's exact score."""
     return PROBCUT_DEPTH_MIN + (empties - PROBCUT_MIN_EMPTIES) // PROBCUT_EMPTIES_PER_PLY
@@ -688,6 +695,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
+    cdef Table* tt = _tt(ctx, empties)
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
@@ -695,7 +703,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         upper = _stability_bound(P, O)
         if upper <= alpha:
             return upper
-    if ctx.table != NULL and _probe(ctx.table, P, O, &e):
+    if tt != NULL and _probe(tt, P, O, &e):
         if e.certainty >= ctx.certainty:      # bounds at least as sure as this search
             if e.lower > alpha:
                 return e.lower
@@ -705,8 +713,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     if ctx.probcut > 0 and empties >= PROBCUT_MIN_EMPTIES and ctx.evaluate != NULL:
         v = _probcut(ctx, P, O, alpha, empties)
         if v != -INF:
-            if ctx.table != NULL and not ctx.aborted:
-                _store(ctx.table, P, O, empties, alpha, alpha + 1, v, hash_move,
+            if tt != NULL and not ctx.aborted:
+                _store(tt, P, O, empties, alpha, alpha + 1, v, hash_move,
                        ctx.certainty)
             return v
     moves = legal_moves(P, O)
@@ -721,8 +729,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                      empties - 1)
         moves ^= (<uint64_t>1) << hash_move
         if best > alpha or moves == 0:
-            if ctx.table != NULL and not ctx.aborted:
-                _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move,
+            if tt != NULL and not ctx.aborted:
+                _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move,
                        ctx.certainty)
             return best
     n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
@@ -742,8 +750,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             hash_move = squares[i]
             if v > alpha:
                 break
-    if ctx.table != NULL and not ctx.aborted:
-        _store(ctx.table, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty)
+    if tt != NULL and not ctx.aborted:
+        _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty)
     return best
 
 
@@ -758,6 +766,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
+    cdef Table* tt = _tt(ctx, empties)
     best_move[0] = PASS_MOVE
     ctx.nodes += 1
     if _should_stop(ctx):
@@ -767,7 +776,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O)
         return -_pvs(ctx, O, P, -beta, -alpha, empties, &child_move)
-    if ctx.table != NULL and empties >= TT_EMPTIES and _probe(ctx.table, P, O, &e):
+    if tt != NULL and empties >= TT_EMPTIES and _probe(tt, P, O, &e):
         hash_move = e.move
         if (e.lower == e.upper and e.certainty >= ctx.certainty and hash_move != PASS_MOVE
                 and (moves >> hash_move) & 1):
@@ -795,25 +804,29 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
                 alpha = v
                 if alpha >= beta:
                     break
-    if ctx.table != NULL and empties >= TT_EMPTIES:
-        _store(ctx.table, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty)
+    if tt != NULL and empties >= TT_EMPTIES:
+        _store(tt, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty)
     return best
 
 
 cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int empties,
               int* best_move, int threads) noexcept nogil:
     """The solve: ``_pvs`` from the root, with ``threads - 1`` helper threads sharing the
-    work of nodes with at least SPLIT_EMPTIES empties (and the transposition table).
-    Without memory for the helpers' handles it solves alone."""
+    work of nodes with at least SPLIT_EMPTIES empties (and the shared transposition
+    table; each has its own near the leaves, ``ctx.near[1 + i]``).  Without memory for
+    the helpers' handles it solves alone."""
     cdef Workers w
     cdef cy_thread* pool = NULL
-    cdef Context template
+    cdef Context* helpers = NULL
     cdef int i, started = 0, score
     ctx.workers = NULL
     ctx.sp = NULL
     if threads > 1:
         pool = <cy_thread*>calloc(threads - 1, sizeof(cy_thread))
-    if pool == NULL:
+        helpers = <Context*>calloc(threads - 1, sizeof(Context))
+    if pool == NULL or helpers == NULL:
+        free(pool)
+        free(helpers)
         return _pvs(ctx, P, O, alpha, beta, empties, best_move)
     cy_mutex_init(&w.lock)
     cy_cond_init(&w.wake)
@@ -824,9 +837,11 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     w.abort = 0
     w.nodes = 0
     ctx.workers = &w
-    template = ctx[0]
     for i in range(threads - 1):
-        if cy_thread_create(&pool[started], _helper, &template) == 0:
+        helpers[i] = ctx[0]
+        if ctx.near != NULL:
+            helpers[i].near = ctx.near + 1 + i
+        if cy_thread_create(&pool[started], _helper, &helpers[i]) == 0:
             started += 1
     score = _pvs(ctx, P, O, alpha, beta, empties, best_move)
     # Every split point waits for its helpers, so none is searching now.
@@ -837,6 +852,7 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     for i in range(started):
         cy_thread_join(pool[i])
     free(pool)
+    free(helpers)
     ctx.nodes += w.nodes
     if w.abort:
         ctx.aborted = True
