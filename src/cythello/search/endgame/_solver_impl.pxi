@@ -525,11 +525,14 @@ cdef inline void _insert(int* keys, int* squares, uint64_t* flipped, int n, int 
 
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int* squares, uint64_t* flipped, int empties, int alpha,
-                int* cutoff) noexcept nogil:
+                int* cutoff, bint* eager) noexcept nogil:
     """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  Given a
     ``cutoff`` (a null-window node: enhanced transposition cutoffs), a child whose stored
     bound already refutes this node sets it to the score and stops the ordering; NULL
-    (a principal-variation node, whose window is not null) orders without them."""
+    (a principal-variation node, whose window is not null) orders without them.  Given
+    ``eager`` true, the first move met that leaves the opponent at most one reply (corners
+    count twice) ends the ordering at once, alone in the lists, and ``eager`` stays true;
+    otherwise it is set false."""
     cdef int keys[64]
     cdef int sqs[64]
     cdef uint64_t fs[64]
@@ -564,6 +567,10 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
             key = 1 << 29                                 # wipe-out
         else:
             replies = legal_moves(after_P, after_O)
+            if eager != NULL and eager[0] and count(replies) + count(replies & CORNERS) <= 1:
+                squares[0] = sq
+                flipped[0] = f
+                return 1
             # Fewest replies first (corners count twice), then the mover's discs made safe
             # at the corners (as Edax orders), then fewest empty squares next to the
             # mover's discs (the opponent's potential mobility).
@@ -579,6 +586,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                                     _sort_depth(empties)) * 128 // EVAL_SCALE
         _insert(keys, squares, flipped, n, key, sq, f)
         n += 1
+    if eager != NULL:
+        eager[0] = False
     return n
 
 
@@ -692,6 +701,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     """TT_EMPTIES or more empties: transposition table, fastest-first, stability, ETC."""
     cdef uint64_t moves, f
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, upper, cutoff = -INF
+    cdef bint eager
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
@@ -733,9 +743,25 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                 _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move,
                        ctx.certainty)
             return best
-    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff)
+    # Where the ordering is cheap, a move that leaves the opponent at most one reply is
+    # searched as soon as the ordering meets it (as Egaroucid does): it refutes the node
+    # often enough that ordering the others is wasted (FFO #40-#49 1.02x).
+    eager = empties < EVAL_SORT_EMPTIES and (moves & (moves - 1)) != 0
+    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff, &eager)
     if cutoff != -INF:
         return cutoff
+    if eager:
+        v = -_nws(ctx, O ^ flipped[0], P | flipped[0] | ((<uint64_t>1) << squares[0]),
+                  -alpha - 1, empties - 1)
+        if v > best:
+            best = v
+            hash_move = squares[0]
+        n = 0
+        if best <= alpha:
+            n = _order(ctx, P, O, moves ^ ((<uint64_t>1) << squares[0]), PASS_MOVE, squares,
+                       flipped, empties, alpha, &cutoff, NULL)
+            if cutoff != -INF:
+                return cutoff
     for i in range(n):
         if (ctx.workers != NULL and empties >= SPLIT_EMPTIES and n - i >= 2
                 and ctx.workers.idle > 0 and (i > 0 or best != -INF)):
@@ -784,7 +810,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
             return e.lower
     # The same order as a null-window node's (the evaluation's from EVAL_SORT_EMPTIES),
     # without the transposition cutoffs, which need a null window.
-    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL)
+    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL, NULL)
     for i in range(n):
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
