@@ -11,7 +11,7 @@ solvers have (Edax, Zebra, Egaroucid):
 * 1 empty: no move is made; the score follows from counting the discs the last disc
   flips, four table lookups (one per line through the square).
 * 2-4 empties: no move generation; a square is tried only if it touches an opponent
-  disc; isolated empties (no empty neighbour) first (parity).
+  disc; isolated empties (no empty neighbour) first (parity); from 4 the stability cutoff.
 * 5 to TT_EMPTIES - 1: move generation, isolated empties first (from REPLY_SORT_EMPTIES
   fewest replies first), stability cutoff.
 * TT_EMPTIES and more: a transposition table (bounds and best move, kept between solves;

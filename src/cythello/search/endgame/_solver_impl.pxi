@@ -369,6 +369,11 @@ cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogi
     cdef int sq[4]
     cdef int i, best = -INF, v
     ctx.nodes += 1
+    if alpha >= STABILITY_MIN[4]:
+        # FFO #40-#49: -14 % nodes, 1.04x (at 3 empties too: no faster).
+        v = _stability_bound(P, O)
+        if v <= alpha:
+            return v
     for i in range(4):
         sq[i] = first_square(e)
         e &= e - 1
