@@ -12,8 +12,7 @@ solvers have (Edax, Zebra, Egaroucid):
   flips, four table lookups (one per line through the square).
 * 2-4 empties: no move generation; a square is tried only if it touches an opponent
   disc; isolated empties (no empty neighbour) first (parity); from 4 the stability cutoff.
-* 5 to TT_EMPTIES - 1: move generation, isolated empties first (from REPLY_SORT_EMPTIES
-  fewest replies first), stability cutoff.
+* 5 to TT_EMPTIES - 1: move generation, isolated empties first, stability cutoff.
 * TT_EMPTIES and more: a transposition table (bounds and best move, kept between solves;
   to NEAR_MAX_EMPTIES a small one of each thread's own, which stays in its core's cache),
   the stored best move first, then the others fastest-first (fewest replies for the

@@ -24,15 +24,15 @@ from libc.math cimport ceil, exp, floor
 cdef enum:
     INF = 127                 # above every score
     VALUE_INF = 1 << 20       # above every evaluation
-    # At or above TT_EMPTIES: transposition table and fastest-first ordering (measured on
-    # FFO #20-#39: 7 costs 13%, 9 costs 4%, and parity ordering at 8-9 empties costs 16%).
-    TT_EMPTIES = 8
-    REPLY_SORT_EMPTIES = 7    # at or above: fewest replies first (FFO #40-#49: -18% nodes)
-    # From REPLY_SORT_EMPTIES to EVAL_SORT_EMPTIES - 1, a move that leaves the opponent at
-    # most FORCING replies (corners twice) is searched as soon as the ordering meets it,
-    # before the others are ordered (as Egaroucid does): it refutes the node often enough
-    # that ordering the rest is wasted (FFO #40-#49: 1.02x at 8-13 empties, 1.03x more
-    # at 7; 0 or 2 replies, or from 14 empties too: slower).
+    # At or above TT_EMPTIES: transposition table and fastest-first ordering.  FFO
+    # #40-#49: from 7 (with each thread's near table, NEAR_MAX_EMPTIES) -4.5 % nodes and
+    # 1.01x against 8 with 7 by fewest replies, no table; from 9: +6 % nodes, slower.
+    TT_EMPTIES = 7
+    # From TT_EMPTIES to EVAL_SORT_EMPTIES - 1, a move that leaves the opponent at most
+    # FORCING replies (corners twice) is searched as soon as the ordering meets it, before
+    # the others are ordered (as Egaroucid does): it refutes the node often enough that
+    # ordering the rest is wasted (FFO #40-#49: 1.02x at 8-13 empties, 1.03x more at 7;
+    # 0 or 2 replies, or from 14 empties too: slower).
     FORCING = 1
     ETC_EMPTIES = 14          # at or above: enhanced transposition cutoffs
     # Evaluation searches (the ordering's look-ahead, the selective cuts) this many plies
@@ -446,34 +446,23 @@ cdef int _nws(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties) noex
 
 cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
                       int empties) noexcept nogil:
-    """5 to TT_EMPTIES - 1 empties, without the table: isolated empties first, then by
-    square type; from REPLY_SORT_EMPTIES by the opponent's replies."""
-    cdef uint64_t moves
-    cdef int upper
+    """5 to TT_EMPTIES - 1 empties, without the table: the moves on isolated empties first,
+    each half by square type (corners first, X-squares last)."""
+    cdef uint64_t moves, isolated, group, part, f
+    cdef int v, k, sq, half, best = -INF
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
     if alpha >= STABILITY_MIN[empties]:
-        upper = _stability_bound(P, O)
-        if upper <= alpha:
-            return upper
+        v = _stability_bound(P, O)
+        if v <= alpha:
+            return v
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O)
         return -_nws_shallow(ctx, O, P, -alpha - 1, empties)
-    if empties >= REPLY_SORT_EMPTIES:
-        return _nws_by_replies(ctx, P, O, alpha, empties, moves)
-    return _nws_by_isolation(ctx, P, O, alpha, empties, moves)
-
-
-cdef inline int _nws_by_isolation(Context* ctx, uint64_t P, uint64_t O, int alpha,
-                                  int empties, uint64_t moves) noexcept nogil:
-    """Search ``moves`` until one scores above ``alpha``: first those on isolated empties,
-    each half by square type (corners first, X-squares last); returns the best score
-    found."""
-    cdef uint64_t isolated = _isolated(~(P | O)), group, part, f
-    cdef int v, k, sq, half, best = -INF
+    isolated = _isolated(~(P | O))
     for half in range(2):
         part = moves & (isolated if half == 0 else ~isolated)
         k = 0
@@ -496,43 +485,6 @@ cdef inline int _nws_by_isolation(Context* ctx, uint64_t P, uint64_t O, int alph
 cdef inline int _mobility(uint64_t replies) noexcept nogil:
     """How many ``replies`` the opponent has, corners counted twice (the order's measure)."""
     return count(replies) + count(replies & CORNERS)
-
-
-cdef inline int _nws_by_replies(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties,
-                                uint64_t moves) noexcept nogil:
-    """Search ``moves`` until one scores above ``alpha``: those that leave the opponent
-    at most FORCING replies at once, then the others, fewest replies first and on a tie
-    those on isolated empties; returns the best score found."""
-    cdef int squares[64]
-    cdef uint64_t flipped[64]
-    cdef int keys[64]
-    cdef int n = 0, i, v, best = -INF, sq, k
-    cdef uint64_t f, replies, after_P, after_O, isolated = _isolated(~(P | O))
-    while moves:
-        sq = first_square(moves)
-        moves &= moves - 1
-        f = flips(P, O, sq)
-        after_P = O ^ f
-        after_O = P | f | ((<uint64_t>1) << sq)
-        replies = legal_moves(after_P, after_O)
-        k = _mobility(replies)
-        if k <= FORCING:
-            v = -_nws(ctx, after_P, after_O, -alpha - 1, empties - 1)
-            if v > best:
-                best = v
-                if v > alpha:
-                    return best
-            continue
-        _insert(keys, squares, flipped, n, -2 * k + <int>((isolated >> sq) & 1), sq, f)
-        n += 1
-    for i in range(n):
-        v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
-                  -alpha - 1, empties - 1)
-        if v > best:
-            best = v
-            if v > alpha:
-                break
-    return best
 
 
 cdef inline int _corner_stability(uint64_t b) noexcept nogil:
