@@ -17,7 +17,7 @@ solvers have (Edax, Zebra, Egaroucid):
   to NEAR_MAX_EMPTIES a small one of each thread's own, which stays in its core's cache),
   the stored best move first, then the others fastest-first (fewest replies for the
   opponent, corners counted twice, then fewest squares next to the mover's discs),
-  stability cutoff, and from ETC_EMPTIES enhanced transposition cutoffs.
+  stability cutoff, and enhanced transposition cutoffs (the children's bounds).
 
 Only the principal variation is searched with an open window; every other node is a
 null-window test ("is the score above alpha?").  A search can be bounded by a node count,
