@@ -36,12 +36,12 @@ ENDGAME_TIME_CAP = 2.0           # seconds an iteration-limited search gives the
 # on 2026-12-02), fitted as OUTCOME_NODES_AT_20 * OUTCOME_GROWTH ** (empties - 20).  The
 # exact score takes several times more; but a solve cut short after proving a win or a
 # draw still plays the move that secures it, so the outcome is what a solve must reach.
-OUTCOME_NODES_AT_20 = 0.68e6
+OUTCOME_NODES_AT_20 = 0.58e6
 OUTCOME_GROWTH = 2.08
 # What the first selective pass (73 %) costs, the same way (benchmarks/bench_endgame.py
 # --pass-pace): a player plays by the passes only where that pass fits its move.
-PASS_NODES_AT_20 = 0.39e6
-PASS_GROWTH = 1.52
+PASS_NODES_AT_20 = 0.34e6
+PASS_GROWTH = 1.54
 # Nodes per second assumed until the player has timed its own solver: a slow machine's
 # one-thread rate, so that the first guess does not start solves that cannot finish.
 DEFAULT_SOLVER_RATE = 5e6
