@@ -277,16 +277,16 @@ cdef int _solve_2(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1,
 cdef int _solve_3(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1, int x2,
                   int x3) noexcept nogil:
     cdef uint64_t f
-    cdef int best = -INF, v, t
+    cdef int best = -INF, v
     cdef uint64_t e3 = ((<uint64_t>1) << x1) | ((<uint64_t>1) << x2) | ((<uint64_t>1) << x3)
     ctx.nodes += 1
     # An isolated empty first (parity; FFO #40-#49 1.01x against the order the caller
     # had).
     if NEIGHBOUR[x1] & e3:
         if not (NEIGHBOUR[x2] & e3):
-            t = x1; x1 = x2; x2 = t
+            x1, x2 = x2, x1
         elif not (NEIGHBOUR[x3] & e3):
-            t = x1; x1 = x3; x3 = x2; x2 = t
+            x1, x2, x3 = x3, x1, x2
     if NEIGHBOUR[x1] & O:
         f = flips(P, O, x1)
         if f:
@@ -525,6 +525,9 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef int n = 0, m = 0, i, sq, key
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     cdef Found e
+    # The children's table (NULL: they have none).
+    cdef Table* below = (_tt(ctx, empties - 1) if ctx.table != NULL and empties > TT_EMPTIES
+                         else NULL)
     # First every child and the fetch of its table bucket, so that the buckets arrive
     # together rather than one after the other (the ETC probes below, the children's
     # own probes later).
@@ -535,19 +538,18 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         sqs[m] = sq
         fs[m] = f
         m += 1
-        if ctx.table != NULL and empties > TT_EMPTIES:
-            _prefetch(_tt(ctx, empties - 1), O ^ f, P | f | ((<uint64_t>1) << sq))
+        if below != NULL:
+            _prefetch(below, O ^ f, P | f | ((<uint64_t>1) << sq))
     for i in range(m):
         sq = sqs[i]
         f = fs[i]
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if cutoff != NULL and ctx.table != NULL and empties > TT_EMPTIES:
+        if cutoff != NULL and below != NULL:
             # Enhanced transposition cutoffs wherever the children are in a table: with
             # the near tables the probes of 8-13 empties are cheap (FFO #40-#49: -5 %
             # nodes, 1.03x against from 14 empties only; from 10: 1.025x).
-            if (_probe(_tt(ctx, empties - 1), after_P, after_O, &e)
-                    and e.certainty >= ctx.certainty
+            if (_probe(below, after_P, after_O, &e) and e.certainty >= ctx.certainty
                     and -e.upper > alpha):
                 cutoff[0] = -e.upper
                 return 0
