@@ -363,16 +363,28 @@ cdef inline void _isolated_first(uint64_t empty, int* sq, int n) noexcept nogil:
             k += 1
 
 
+cdef inline int _stability_cutoff(uint64_t P, uint64_t O, int alpha,
+                                  int empties) noexcept nogil:
+    """An upper bound of the mover's final score (the opponent keeps its stable discs)
+    when it is at or below ``alpha``, found only where alpha reaches STABILITY_MIN;
+    else INF (no cutoff)."""
+    cdef int upper
+    if alpha >= STABILITY_MIN[empties]:
+        upper = 64 - 2 * count(stable_discs(O, P))
+        if upper <= alpha:
+            return upper
+    return INF
+
+
 cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogil:
     cdef uint64_t empty = ~(P | O), e = empty, f
     cdef int sq[4]
     cdef int i, best = -INF, v
     ctx.nodes += 1
-    if alpha >= STABILITY_MIN[4]:
-        # FFO #40-#49: -14 % nodes, 1.04x (at 3 empties too: no faster).
-        v = _stability_bound(P, O)
-        if v <= alpha:
-            return v
+    # FFO #40-#49: -14 % nodes, 1.04x (at 3 empties too: no faster).
+    v = _stability_cutoff(P, O, alpha, 4)
+    if v != INF:
+        return v
     for i in range(4):
         sq[i] = first_square(e)
         e &= e - 1
@@ -411,11 +423,6 @@ cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogi
 
 # -- null-window search ----------------------------------------------------------------------
 
-cdef inline int _stability_bound(uint64_t P, uint64_t O) noexcept nogil:
-    """An upper bound of the mover's final score: the opponent keeps its stable discs."""
-    return 64 - 2 * count(stable_discs(O, P))
-
-
 cdef int _nws(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties) noexcept nogil:
     """Null-window test at any depth: a score above ``alpha`` (a lower bound), or one at or
     below it (an upper bound)."""
@@ -452,10 +459,9 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
-    if alpha >= STABILITY_MIN[empties]:
-        v = _stability_bound(P, O)
-        if v <= alpha:
-            return v
+    v = _stability_cutoff(P, O, alpha, empties)
+    if v != INF:
+        return v
     moves = legal_moves(P, O)
     if moves == 0:
         if legal_moves(O, P) == 0:
@@ -526,8 +532,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     cdef Found e
     # The children's table (NULL: they have none).
-    cdef Table* below = (_tt(ctx, empties - 1) if ctx.table != NULL and empties > TT_EMPTIES
-                         else NULL)
+    cdef Table* child_table = (_tt(ctx, empties - 1)
+                               if ctx.table != NULL and empties > TT_EMPTIES else NULL)
     # First every child and the fetch of its table bucket, so that the buckets arrive
     # together rather than one after the other (the ETC probes below, the children's
     # own probes later).
@@ -538,18 +544,18 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         sqs[m] = sq
         fs[m] = f
         m += 1
-        if below != NULL:
-            _prefetch(below, O ^ f, P | f | ((<uint64_t>1) << sq))
+        if child_table != NULL:
+            _prefetch(child_table, O ^ f, P | f | ((<uint64_t>1) << sq))
     for i in range(m):
         sq = sqs[i]
         f = fs[i]
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if cutoff != NULL and below != NULL:
+        if cutoff != NULL and child_table != NULL:
             # Enhanced transposition cutoffs wherever the children are in a table: with
             # the near tables the probes of 8-13 empties are cheap (FFO #40-#49: -5 %
             # nodes, 1.03x against from 14 empties only; from 10: 1.025x).
-            if (_probe(below, after_P, after_O, &e) and e.certainty >= ctx.certainty
+            if (_probe(child_table, after_P, after_O, &e) and e.certainty >= ctx.certainty
                     and -e.upper > alpha):
                 cutoff[0] = -e.upper
                 return 0
@@ -690,7 +696,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
                     int empties) noexcept nogil:
     """TT_EMPTIES or more empties: transposition table, fastest-first, stability, ETC."""
     cdef uint64_t moves, f
-    cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, upper, cutoff = -INF
+    cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, cutoff = -INF
     cdef bint eager
     cdef int squares[64]
     cdef uint64_t flipped[64]
@@ -699,10 +705,9 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
-    if alpha >= STABILITY_MIN[empties]:
-        upper = _stability_bound(P, O)
-        if upper <= alpha:
-            return upper
+    v = _stability_cutoff(P, O, alpha, empties)
+    if v != INF:
+        return v
     if tt != NULL and _probe(tt, P, O, &e):
         if e.certainty >= ctx.certainty:      # bounds at least as sure as this search
             if e.lower > alpha:
