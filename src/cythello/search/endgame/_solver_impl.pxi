@@ -137,16 +137,18 @@ cdef struct SplitPoint:
     uint64_t flipped[64]
     int best, best_move
     volatile int cutoff       # a move scored above alpha: the others can stop
-    int workers               # helpers searching one of its moves now
+    int workers               # other threads searching one of its moves now
     SplitPoint* parent        # the split point above it, for the cut-off checks
 
 cdef struct Workers:
     cy_mutex lock
     cy_cond wake              # work was published, or the solve ends
-    cy_cond done              # a helper finished a move of some split point
+    cy_cond done              # a thread finished a move of some split point, or one
+                              # was opened (for a master that waits to help below it)
     SplitPoint* open[MAX_OPEN]
     int n_open
-    volatile int idle         # helpers waiting for work
+    volatile int idle         # threads waiting for work: helpers, and masters waiting
+                              # at their split points (which take work opened below)
     volatile int quit
     volatile int abort        # the solve is aborted (time, nodes, stop): all unwind
     uint64_t nodes            # the helpers' nodes, added as they quit
@@ -805,6 +807,17 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     # without the transposition cutoffs, which need a null window.
     n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL, NULL)
     for i in range(n):
+        if (beta == alpha + 1 and i > 0 and ctx.workers != NULL and empties >= SPLIT_EMPTIES
+                and n - i >= 2 and ctx.workers.idle > 0):
+            # A null window (the root driver's are): the node's other moves are searched
+            # as a null-window node's, by idle helpers too.
+            child_move = best_move[0]
+            _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
+                   &child_move)
+            if ctx.aborted:
+                return 0
+            best_move[0] = child_move
+            break
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                       -beta, -alpha, empties - 1, &child_move)

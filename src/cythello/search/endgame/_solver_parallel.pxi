@@ -1,12 +1,28 @@
 # The solver's parallel search (part of ``_solver_impl.pxi``, which includes it, after the
 # search context): young brothers wait (Feldmann et al.).  A node's first move is searched
-# alone; then idle helper threads may take its other moves from a split point.
+# alone; then idle helper threads may take its other moves from a split point.  A thread
+# whose split point waits for the helpers still on its moves helps them in turn (the
+# "helpful master"), at the split points they open below it.
 
 cdef void _publish(Workers* w, SplitPoint* sp) noexcept nogil:
     if w.n_open < MAX_OPEN:
         w.open[w.n_open] = sp
         w.n_open += 1
         cy_cond_broadcast(&w.wake)
+        cy_cond_broadcast(&w.done)    # a master waiting above it may help (_split)
+
+
+cdef SplitPoint* _open_below(Workers* w, SplitPoint* sp) noexcept nogil:
+    """The newest open split point under ``sp`` (NULL: none; lock held)."""
+    cdef int i
+    cdef SplitPoint* up
+    for i in range(w.n_open - 1, -1, -1):
+        up = w.open[i].parent
+        while up != NULL:
+            if up == sp:
+                return w.open[i]
+            up = up.parent
+    return NULL
 
 
 cdef void _retire(Workers* w, SplitPoint* sp) noexcept nogil:
@@ -55,7 +71,9 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
     cdef SplitPoint sp
     cdef Workers* w = ctx.workers
     cdef SplitPoint* above = ctx.sp
+    cdef SplitPoint* below
     cdef int i
+    cdef bint own_aborted
     sp.P = P
     sp.O = O
     sp.alpha = alpha
@@ -81,8 +99,30 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
         _search_move(ctx, &sp, i)
         cy_mutex_lock(&w.lock)
     _retire(w, &sp)
+    own_aborted = ctx.aborted
     while sp.workers > 0:
-        cy_cond_wait(&w.done, &w.lock)
+        # Helpful master: rather than wait for the helpers still searching its moves, it
+        # takes moves of split points they opened below it.
+        below = NULL if sp.cutoff or w.abort else _open_below(w, &sp)
+        if below == NULL:
+            w.idle += 1               # so that the helpers open split points for it
+            cy_cond_wait(&w.done, &w.lock)
+            w.idle -= 1
+            continue
+        i = _take(w, below)
+        if i < 0:
+            continue
+        below.workers += 1
+        cy_mutex_unlock(&w.lock)
+        ctx.sp = below
+        ctx.aborted = w.abort
+        _search_move(ctx, below, i)
+        ctx.sp = &sp
+        ctx.aborted = own_aborted
+        cy_mutex_lock(&w.lock)
+        below.workers -= 1
+        if below.workers == 0:
+            cy_cond_broadcast(&w.done)
     cy_mutex_unlock(&w.lock)
     ctx.sp = above
     if w.abort or _cut_above(above):
