@@ -3,6 +3,8 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
 
     python3 benchmarks/bench_endgame.py                 # FFO #20-#39 and #40-#49, 1 thread
     python3 benchmarks/bench_endgame.py --threads 1,2   # and the speed-up of 2 threads
+    python3 benchmarks/bench_endgame.py --threads 1,2 --interleave  # the same, position by
+                                                        # position in turn (noisy machines)
     python3 benchmarks/bench_endgame.py --suite 1-19    # a quick check
     python3 benchmarks/bench_endgame.py --by-empties    # seconds per solve by empties
     python3 benchmarks/bench_endgame.py --pace          # nodes that settle the outcome
@@ -66,6 +68,32 @@ def run_suite(name, threads, verbose):
                   f"{elapsed:>8.3f} s {r.nodes / elapsed / 1e6 if elapsed else 0:>6.1f} M/s",
                   flush=True)
     return total_time, total_nodes, wrong, len(positions)
+
+
+def run_interleaved(name, thread_counts, verbose):
+    """Each position of a suite solved by a solver of each thread count in turn (the
+    order rotating from one position to the next), so that a shared machine's changes of
+    speed fall on all of them alike; returns {threads: (seconds, nodes, wrong)}."""
+    path, count = SUITES[name]
+    positions = list(cy.read_obf(DATA / path))[:count]
+    solvers = {t: Solver(threads=t) for t in thread_counts}
+    totals = {t: [0.0, 0, 0] for t in thread_counts}
+    for i, pos in enumerate(positions):
+        order = thread_counts[i % len(thread_counts):] + thread_counts[:i % len(thread_counts)]
+        line = []
+        for t in order:
+            start = time.perf_counter()
+            r = cy.solve(pos.board, solver=solvers[t])
+            elapsed = time.perf_counter() - start
+            ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+            totals[t][0] += elapsed
+            totals[t][1] += r.nodes
+            totals[t][2] += not ok
+            line.append(f"{t}t {elapsed:7.3f} s{'' if ok else ' WRONG'}")
+        if verbose:
+            print(f"  {i + 1:>3} {pos.board.empties():>3} empties {pos.best_score:>+4}  "
+                  + "  ".join(line), flush=True)
+    return {t: tuple(v) for t, v in totals.items()}
 
 
 def presearch_ab(name, threads, perft):
@@ -214,6 +242,9 @@ def main() -> int:
                     help="suites to run (default: 20-39 and 40-49)")
     ap.add_argument("--threads", default="1", help="thread counts to run, e.g. 1,2")
     ap.add_argument("--quiet", action="store_true", help="no line per position")
+    ap.add_argument("--interleave", action="store_true",
+                    help="solve each position with every thread count in turn (a fairer "
+                         "speed-up on a shared, noisy machine) instead of suite by suite")
     ap.add_argument("--by-empties", action="store_true",
                     help="solve times by empties on held-out self-play positions instead")
     ap.add_argument("--pace", action="store_true",
@@ -243,8 +274,21 @@ def main() -> int:
           f"{perft:.3f} s" if perft else "yardstick: not available")
     failures = 0
     base = {}
+    thread_counts = [int(t) for t in args.threads.split(",")]
     for suite in args.suite or ["20-39", "40-49"]:
-        for threads in (int(t) for t in args.threads.split(",")):
+        if args.interleave:
+            print(f"FFO #{suite}, threads {args.threads} interleaved:")
+            totals = run_interleaved(suite, thread_counts, not args.quiet)
+            first = thread_counts[0]
+            for threads, (seconds, nodes, wrong) in totals.items():
+                failures += wrong
+                ratio = f", {seconds / perft:.1f}x perft(11)" if perft else ""
+                print(f"  {threads} thread(s): {wrong or 'none'} wrong, {nodes:,} nodes in "
+                      f"{seconds:.2f} s ({nodes / seconds / 1e6:.1f} M nodes/s){ratio}, "
+                      f"speed-up {totals[first][0] / seconds:.2f}x against {first}",
+                      flush=True)
+            continue
+        for threads in thread_counts:
             if args.presearch:
                 failures += presearch_ab(suite, threads, perft)
                 continue
