@@ -807,17 +807,6 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     # without the transposition cutoffs, which need a null window.
     n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL, NULL)
     for i in range(n):
-        if (beta == alpha + 1 and i > 0 and ctx.workers != NULL and empties >= SPLIT_EMPTIES
-                and n - i >= 2 and ctx.workers.idle > 0):
-            # A null window (the root driver's are): the node's other moves are searched
-            # as a null-window node's, by idle helpers too.
-            child_move = best_move[0]
-            _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
-                   &child_move)
-            if ctx.aborted:
-                return 0
-            best_move[0] = child_move
-            break
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                       -beta, -alpha, empties - 1, &child_move)
