@@ -64,6 +64,21 @@ cdef void _search_move(Context* ctx, SplitPoint* sp, int i) noexcept nogil:
     cy_mutex_unlock(&w.lock)
 
 
+cdef void _work_at(Context* ctx, SplitPoint* sp, int i) noexcept nogil:
+    """Search move ``i`` of another thread's split point ``sp`` as one of its workers (the
+    lock held on entry and on return, released while searching)."""
+    cdef Workers* w = ctx.workers
+    sp.workers += 1
+    cy_mutex_unlock(&w.lock)
+    ctx.sp = sp
+    ctx.aborted = w.abort
+    _search_move(ctx, sp, i)
+    cy_mutex_lock(&w.lock)
+    sp.workers -= 1
+    if sp.workers == 0:
+        cy_cond_broadcast(&w.done)
+
+
 cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, int* squares,
                  uint64_t* flipped, int n, int* best, int* best_move) noexcept nogil:
     """Search the ``n`` moves left at a node with idle helpers; ``best``/``best_move``
@@ -112,17 +127,9 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
         i = _take(w, below)
         if i < 0:
             continue
-        below.workers += 1
-        cy_mutex_unlock(&w.lock)
-        ctx.sp = below
-        ctx.aborted = w.abort
-        _search_move(ctx, below, i)
+        _work_at(ctx, below, i)
         ctx.sp = &sp
         ctx.aborted = own_aborted
-        cy_mutex_lock(&w.lock)
-        below.workers -= 1
-        if below.workers == 0:
-            cy_cond_broadcast(&w.done)
     cy_mutex_unlock(&w.lock)
     ctx.sp = above
     if w.abort or _cut_above(above):
@@ -159,14 +166,6 @@ cdef void _helper(void* arg) noexcept nogil:
         i = _take(w, sp)
         if i < 0:
             continue
-        sp.workers += 1
-        cy_mutex_unlock(&w.lock)
-        ctx.sp = sp
-        ctx.aborted = w.abort
-        _search_move(&ctx, sp, i)
-        cy_mutex_lock(&w.lock)
-        sp.workers -= 1
-        if sp.workers == 0:
-            cy_cond_broadcast(&w.done)
+        _work_at(&ctx, sp, i)
     w.nodes += ctx.nodes
     cy_mutex_unlock(&w.lock)
