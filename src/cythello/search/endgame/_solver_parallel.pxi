@@ -88,7 +88,6 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
     cdef SplitPoint* above = ctx.sp
     cdef SplitPoint* below
     cdef int i
-    cdef bint own_aborted
     sp.P = P
     sp.O = O
     sp.alpha = alpha
@@ -114,7 +113,6 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
         _search_move(ctx, &sp, i)
         cy_mutex_lock(&w.lock)
     _retire(w, &sp)
-    own_aborted = ctx.aborted
     while sp.workers > 0:
         # Helpful master: rather than wait for the helpers still searching its moves, it
         # takes moves of split points they opened below it.
@@ -128,19 +126,13 @@ cdef void _split(Context* ctx, uint64_t P, uint64_t O, int alpha, int empties, i
         if i < 0:
             continue
         _work_at(ctx, below, i)
-        ctx.sp = &sp
-        ctx.aborted = own_aborted
     cy_mutex_unlock(&w.lock)
     ctx.sp = above
-    if w.abort or _cut_above(above):
-        # A helper's move may have been cut short by the abort or by a cut-off further up:
-        # the result is incomplete and must not reach the table as a bound (this thread
-        # may not have noticed yet itself).
-        ctx.aborted = True
-    elif ctx.aborted:
-        # Only this split point's own cut-off ended the master's search early: its best
-        # move refutes the node, no reason to unwind further.
-        ctx.aborted = False
+    # Unwind only for the abort or a cut-off further up: they may have cut a move short
+    # (a helper's, before this thread noticed), and the incomplete result must not reach
+    # the table as a bound.  This split point's own cut-off (its best move refutes the
+    # node), or one below it where this thread helped, ends nothing above.
+    ctx.aborted = w.abort or _cut_above(above)
     best[0] = sp.best
     best_move[0] = sp.best_move
 
