@@ -371,7 +371,8 @@ cdef inline int _stability_cutoff(uint64_t P, uint64_t O, int alpha,
     when it is at or below ``alpha``, found only where alpha reaches STABILITY_MIN;
     else INF (no cutoff)."""
     cdef int upper
-    if alpha >= STABILITY_MIN[empties]:
+    # The opponent's stable discs are some of its discs: too few discs, no cutoff.
+    if alpha >= STABILITY_MIN[empties] and 2 * count(O) >= 64 - alpha:
         upper = 64 - 2 * count(stable_discs(O, P))
         if upper <= alpha:
             return upper
