@@ -55,9 +55,12 @@ cdef inline Entry* _bucket(Table* t, uint64_t P, uint64_t O) noexcept nogil:
     return t.buckets[(h ^ (h >> 29)) >> (64 - t.bits)].entry
 
 
-cdef inline void _prefetch(Table* t, uint64_t P, uint64_t O) noexcept nogil:
-    """Start reading the bucket of a position that will be probed soon."""
-    cy_prefetch(_bucket(t, P, O))
+cdef inline Entry* _prefetch(Table* t, uint64_t P, uint64_t O) noexcept nogil:
+    """Start reading the bucket of a position that will be probed soon; returns it, for
+    ``_probe_bucket``."""
+    cdef Entry* b = _bucket(t, P, O)
+    cy_prefetch(b)
+    return b
 
 
 cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept nogil:
@@ -73,10 +76,14 @@ cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept no
     return True
 
 
+cdef inline bint _probe_bucket(Entry* b, uint64_t P, uint64_t O, Found* out) noexcept nogil:
+    """Whether bucket ``b`` knows this position (then ``out`` holds what it knows)."""
+    return _read(&b[0], P, O, out) or _read(&b[1], P, O, out)
+
+
 cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept nogil:
     """Whether the table knows this position (then ``out`` holds what it knows)."""
-    cdef Entry* b = _bucket(t, P, O)
-    return _read(&b[0], P, O, out) or _read(&b[1], P, O, out)
+    return _probe_bucket(_bucket(t, P, O), P, O, out)
 
 
 cdef inline int _age(Entry* e, int date) noexcept nogil:
