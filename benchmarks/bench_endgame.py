@@ -21,8 +21,9 @@ an exact solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.en
 one after the other.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
-the yardstick's perft(11) time makes results comparable across machines (Edax 4.6 solved
-FFO #20-#39 in about 30x perft(11) on this kind of machine).
+the yardstick's perft(11) time makes results comparable across machines.  Edax 4.6's
+published time for FFO #20-#39 on one thread of an i7-9700 is 2.1-2.6 s (the README of
+github.com/okuhara/edax-reversi-AVX; another CPU, never run here).
 """
 import argparse
 import importlib
