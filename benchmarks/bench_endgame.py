@@ -11,6 +11,7 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --pass-pace     # nodes of the first selective pass
     python3 benchmarks/bench_endgame.py --passes 20-24  # each selective pass against exact
     python3 benchmarks/bench_endgame.py --presearch     # with and without the first pass
+    python3 benchmarks/bench_endgame.py --against OLD/src --rounds 2   # before/after, in turn
 
 ``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame.play): the
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
@@ -18,7 +19,9 @@ empties (a fresh solver each), and the fit of their 75th percentile; ``--pass-pa
 same for the first selective pass (73 %), what ``selective_empties`` assumes.
 ``--presearch`` solves each position of a suite without and with the selective pass that
 an exact solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.endgame.solve),
-one after the other.
+one after the other.  ``--against OLD/src`` solves each position with this checkout's
+solver and with another checkout's (its ``src`` built in place), a process each, in turn,
+alternating which goes first: a before/after ratio that holds on a noisy machine.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines.  Edax 4.6's
@@ -27,8 +30,10 @@ github.com/okuhara/edax-reversi-AVX; another CPU, never run here).
 """
 import argparse
 import importlib
+import json
 import math
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -95,6 +100,60 @@ def run_interleaved(name, thread_counts, verbose):
             print(f"  {i + 1:>3} {pos.board.empties():>3} empties {pos.best_score:>+4}  "
                   + "  ".join(line), flush=True)
     return {t: tuple(v) for t, v in totals.items()}
+
+
+# One worker per build: reads a position's index on stdin, answers [seconds, nodes, right].
+WORKER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import cythello as cy
+from cythello.search.internals import Solver
+positions = list(cy.read_obf(sys.argv[2]))
+if sys.argv[3] != "all":
+    positions = positions[:int(sys.argv[3])]
+print(len(positions), flush=True)
+for line in sys.stdin:
+    pos = positions[int(line)]
+    start = time.perf_counter()
+    r = cy.solve(pos.board, solver=Solver(threads=int(sys.argv[4])))
+    seconds = time.perf_counter() - start
+    print(json.dumps([seconds, r.nodes, r.score == pos.best_score]), flush=True)
+"""
+
+def against(other, name, threads, rounds):
+    """This checkout's solver and the one under ``other`` (another checkout's ``src``, built
+    in place) in lockstep: each position solved by one and then the other, a process each,
+    the order alternating, so that a shared machine's changes of speed fall on both alike;
+    a fresh Solver per solve.  Returns the wrong scores."""
+    path, count = SUITES[name]
+    builds = {"this": ROOT / "src", "against": Path(other).resolve()}
+    workers = {key: subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(src), str(DATA / path),
+         "all" if count is None else str(count), str(threads)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for key, src in builds.items()}
+    size = min(int(w.stdout.readline()) for w in workers.values())   # both: one file
+    totals = {key: [0.0, 0, 0] for key in builds}
+    turn = 0
+    for _ in range(rounds):
+        for i in range(size):
+            for key in ("this", "against") if turn % 2 == 0 else ("against", "this"):
+                workers[key].stdin.write(f"{i}\n")
+                workers[key].stdin.flush()
+                seconds, nodes, right = json.loads(workers[key].stdout.readline())
+                totals[key][0] += seconds
+                totals[key][1] += nodes
+                totals[key][2] += not right
+            turn += 1
+    for w in workers.values():
+        w.stdin.close()
+        w.wait()
+    print(f"FFO #{name}, {threads} thread(s), {rounds} round(s) in lockstep:")
+    for key, (seconds, nodes, wrong) in totals.items():
+        print(f"  {key} ({builds[key]}): {seconds:.2f} s, {nodes:,} nodes, {wrong or 'none'} wrong")
+    print(f"  against/this: {totals['against'][0] / totals['this'][0]:.3f}x "
+          f"(above 1: this checkout is the faster)", flush=True)
+    return totals["this"][2] + totals["against"][2]
 
 
 def presearch_ab(name, threads, perft):
@@ -255,6 +314,11 @@ def main() -> int:
     ap.add_argument("--passes", metavar="LOW-HIGH",
                     help="each selective pass against the exact solve, on positions of "
                          "LOW-HIGH empties, instead")
+    ap.add_argument("--against", metavar="OTHER_SRC",
+                    help="this checkout's solver against another checkout's src (built in "
+                         "place), each position solved by both in turn, a process each")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="times through each suite, with --against")
     ap.add_argument("--presearch", action="store_true",
                     help="each position without and with the exact solve's first "
                          "selective pass, one after the other")
@@ -269,6 +333,13 @@ def main() -> int:
     if args.by_empties:
         by_empties()
         return 0
+    if args.against:
+        if not (Path(args.against) / "cythello").is_dir():
+            print(f"bench_endgame: {args.against} holds no cythello package", file=sys.stderr)
+            return 2
+        wrong = sum(against(args.against, suite, int(args.threads.split(",")[0]), args.rounds)
+                    for suite in args.suite or ["40-49"])
+        return 1 if wrong else 0
     ref = reference(2.0)
     perft = ref["perft11_s"] if ref else None
     print(f"solver build: {SOLVER_BUILD}; yardstick perft(11): "
