@@ -35,17 +35,15 @@ cdef enum:
     # 0 or 2 replies, or from 14 empties too: slower).
     FORCING = 1
     # Below EVAL_SORT_EMPTIES a move on an isolated empty (parity: the side that plays
-    # there moves last in its region) gains 3/8 of a reply in the order (Egaroucid weighs
-    # odd quadrants about one reply at 7-10 empties): FFO #40-#49 -2.2 % nodes, -0.4 %
-    # instructions, #20-#39 -0.9 % nodes, the same instructions; on #40-#44 1/4 or 1/2
-    # of a reply -1.6 % and -1.7 % nodes (3/8: -2.1 %), a whole reply the same nodes.
+    # there moves last in its region) gains 3/8 of a reply in the order, as Egaroucid
+    # weighs odd quadrants near a reply at 7-10 empties (fewer nodes than 1/4, 1/2 or a
+    # whole reply: docs/results/benchmarks.md).
     ISOLATED_BONUS = 96
     # Evaluation searches (the ordering's look-ahead, the selective cuts) this many plies
     # deep or more order their moves: without it a pass at 30 empties ran 11x as long.
     EVAL_ORDER_DEPTH = 2
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
-    SORT_WINDOW = 8           # ... precise only down to this many discs below alpha (4: the
-                              # same; 16: 0.5 % more instructions)
+    SORT_WINDOW = 8           # ... precise only down to this many discs below alpha
     SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
     # TT_EMPTIES to NEAR_MAX_EMPTIES: each thread's own table of 2**NEAR_BITS buckets (2 MB,
     # which stays in a core's cache; the shared 64 MB one does not): FFO #40-#49 1.04x
@@ -597,7 +595,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
                 # sorts by a shallow search there): one reply less is worth two discs.
                 # Moves SORT_WINDOW discs or more below alpha are told apart no further
-                # (Edax's window: FFO #40-#49 -2.1 % instructions, -0.6 % nodes).
+                # (Edax's window): those searches stop early.
                 key -= _eval_search(ctx, after_P, after_O, -VALUE_INF,
                                     (SORT_WINDOW - alpha) * EVAL_SCALE,
                                     _sort_depth(empties)) * 128 // EVAL_SCALE
