@@ -539,7 +539,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef uint64_t fs[64]
     cdef Entry* buckets[64]
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
-    cdef uint64_t isolated = _isolated(empty)
+    # The moves that get ISOLATED_BONUS (none where the evaluation orders).
+    cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
     cdef int n = 0, m = 0, i, sq, key
     cdef Found e
     # The children's table (NULL: they have none).
@@ -589,7 +590,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                    - count(empty & ~((<uint64_t>1) << sq) & _around(after_O)))
             if (CORNERS >> sq) & 1:
                 key += 1 << 6
-            if empties < EVAL_SORT_EMPTIES and (isolated >> sq) & 1:
+            if (isolated >> sq) & 1:
                 key += ISOLATED_BONUS
             if ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES:
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
