@@ -55,6 +55,18 @@ SUITES = {"1-19": ("fforum-1-19.obf", None), "20-39": ("fforum-20-39.obf", None)
           "40-49": ("fforum-40-59.obf", 10), "40-59": ("fforum-40-59.obf", None)}
 
 
+def _right(result, pos):
+    """Whether a solve found the score and one of the best moves the .obf file lists."""
+    return result.score == pos.best_score and result.best_move in pos.best_moves()
+
+
+def _in_turn(keys, i):
+    """``keys`` rotated by ``i``: the order of the i-th position's solves, so that each
+    goes first as often as the others and a machine's drift falls on all alike."""
+    k = i % len(keys)
+    return keys[k:] + keys[:k]
+
+
 def run_suite(name, threads, verbose):
     path, count = SUITES[name]
     positions = list(cy.read_obf(DATA / path))[:count]
@@ -64,7 +76,7 @@ def run_suite(name, threads, verbose):
         start = time.perf_counter()
         r = cy.solve(pos.board, solver=solver)
         elapsed = time.perf_counter() - start
-        ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+        ok = _right(r, pos)
         wrong += not ok
         total_nodes += r.nodes
         total_time += elapsed
@@ -85,13 +97,12 @@ def run_interleaved(name, thread_counts, verbose):
     solvers = {t: Solver(threads=t) for t in thread_counts}
     totals = {t: [0.0, 0, 0] for t in thread_counts}
     for i, pos in enumerate(positions):
-        order = thread_counts[i % len(thread_counts):] + thread_counts[:i % len(thread_counts)]
         line = []
-        for t in order:
+        for t in _in_turn(thread_counts, i):
             start = time.perf_counter()
             r = cy.solve(pos.board, solver=solvers[t])
             elapsed = time.perf_counter() - start
-            ok = r.score == pos.best_score and r.best_move in pos.best_moves()
+            ok = _right(r, pos)
             totals[t][0] += elapsed
             totals[t][1] += r.nodes
             totals[t][2] += not ok
@@ -102,7 +113,8 @@ def run_interleaved(name, thread_counts, verbose):
     return {t: tuple(v) for t, v in totals.items()}
 
 
-# One worker per build: reads a position's index on stdin, answers [seconds, nodes, right].
+# One worker per build: reads a position's index on stdin, answers [seconds, nodes, right]
+# (right as _right judges it; the worker imports only the build it measures).
 WORKER = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -117,7 +129,8 @@ for line in sys.stdin:
     start = time.perf_counter()
     r = cy.solve(pos.board, solver=Solver(threads=int(sys.argv[4])))
     seconds = time.perf_counter() - start
-    print(json.dumps([seconds, r.nodes, r.score == pos.best_score]), flush=True)
+    right = r.score == pos.best_score and r.best_move in pos.best_moves()
+    print(json.dumps([seconds, r.nodes, right]), flush=True)
 """
 
 def against(other, name, threads, rounds):
@@ -137,7 +150,7 @@ def against(other, name, threads, rounds):
     turn = 0
     for _ in range(rounds):
         for i in range(size):
-            for key in ("this", "against") if turn % 2 == 0 else ("against", "this"):
+            for key in _in_turn(["this", "against"], turn):
                 workers[key].stdin.write(f"{i}\n")
                 workers[key].stdin.flush()
                 seconds, nodes, right = json.loads(workers[key].stdout.readline())
@@ -169,13 +182,13 @@ def presearch_ab(name, threads, perft):
     presearch_from = solve_module.PRESEARCH_EMPTIES
     try:
         for i, pos in enumerate(positions):
-            for with_pass in (False, True) if i % 2 == 0 else (True, False):
+            for with_pass in _in_turn([False, True], i):
                 solve_module.PRESEARCH_EMPTIES = presearch_from if with_pass else 65
                 start = time.perf_counter()
                 r = cy.solve(pos.board, solver=solvers[with_pass])
                 seconds[with_pass] += time.perf_counter() - start
                 nodes[with_pass] += r.nodes
-                wrong += not (r.score == pos.best_score and r.best_move in pos.best_moves())
+                wrong += not _right(r, pos)
     finally:
         solve_module.PRESEARCH_EMPTIES = presearch_from
     print(f"FFO #{name}, {threads} thread(s), {len(positions)} positions, "
@@ -316,7 +329,8 @@ def main() -> int:
                          "LOW-HIGH empties, instead")
     ap.add_argument("--against", metavar="OTHER_SRC",
                     help="this checkout's solver against another checkout's src (built in "
-                         "place), each position solved by both in turn, a process each")
+                         "place), each position solved by both in turn, a process each, "
+                         "at each --threads count")
     ap.add_argument("--rounds", type=int, default=1,
                     help="times through each suite, with --against")
     ap.add_argument("--presearch", action="store_true",
@@ -333,12 +347,13 @@ def main() -> int:
     if args.by_empties:
         by_empties()
         return 0
+    thread_counts = [int(t) for t in args.threads.split(",")]
     if args.against:
         if not (Path(args.against) / "cythello").is_dir():
             print(f"bench_endgame: {args.against} holds no cythello package", file=sys.stderr)
             return 2
-        wrong = sum(against(args.against, suite, int(args.threads.split(",")[0]), args.rounds)
-                    for suite in args.suite or ["40-49"])
+        wrong = sum(against(args.against, suite, threads, args.rounds)
+                    for suite in args.suite or ["40-49"] for threads in thread_counts)
         return 1 if wrong else 0
     ref = reference(2.0)
     perft = ref["perft11_s"] if ref else None
@@ -346,7 +361,6 @@ def main() -> int:
           f"{perft:.3f} s" if perft else "yardstick: not available")
     failures = 0
     base = {}
-    thread_counts = [int(t) for t in args.threads.split(",")]
     for suite in args.suite or ["20-39", "40-49"]:
         if args.interleave:
             print(f"FFO #{suite}, threads {args.threads} interleaved:")
