@@ -24,30 +24,29 @@ from libc.math cimport ceil, exp, floor
 cdef enum:
     INF = 127                 # above every score
     VALUE_INF = 1 << 20       # above every evaluation
-    # At or above TT_EMPTIES: transposition table and fastest-first ordering.  FFO
-    # #40-#49: from 7 (with each thread's near table, NEAR_MAX_EMPTIES) -4.5 % nodes and
-    # 1.01x against 8 with 7 by fewest replies, no table; from 9: +6 % nodes, slower.
+    # The settings' measurements: docs/results/benchmarks.md, "The exact solver's
+    # settings, measured".
+    # At or above TT_EMPTIES: transposition table and fastest-first ordering (below, the
+    # nodes are too cheap to pay for either).
     TT_EMPTIES = 7
     # From TT_EMPTIES to EVAL_SORT_EMPTIES - 1, a move that leaves the opponent at most
     # FORCING replies (corners twice) is searched as soon as the ordering meets it, before
     # the others are ordered (as Egaroucid does): it refutes the node often enough that
-    # ordering the rest is wasted (FFO #40-#49: 1.02x at 8-13 empties, 1.03x more at 7;
-    # 0 or 2 replies, or from 14 empties too: slower).
+    # ordering the rest is wasted.
     FORCING = 1
     # Below EVAL_SORT_EMPTIES a move on an isolated empty (parity: the side that plays
     # there moves last in its region) gains 3/8 of a reply in the order, as Egaroucid
-    # weighs odd quadrants near a reply at 7-10 empties (fewer nodes than 1/4, 1/2 or a
-    # whole reply: docs/results/benchmarks.md).
+    # weighs odd quadrants near a reply at 7-10 empties.
     ISOLATED_BONUS = 96
     # Evaluation searches (the ordering's look-ahead, the selective cuts) this many plies
-    # deep or more order their moves: without it a pass at 30 empties ran 11x as long.
+    # deep or more order their moves (a deep one searched in square order costs many
+    # times as much).
     EVAL_ORDER_DEPTH = 2
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SORT_WINDOW = 8           # ... precise only down to this many discs below alpha
     SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
     # TT_EMPTIES to NEAR_MAX_EMPTIES: each thread's own table of 2**NEAR_BITS buckets (2 MB,
-    # which stays in a core's cache; the shared 64 MB one does not): FFO #40-#49 1.04x
-    # (11 and 12 the same; 13: +2 % nodes; 2**14 and 2**16 buckets no better).
+    # which stays in a core's cache; the shared 64 MB one does not).
     NEAR_MAX_EMPTIES = 12
     NEAR_BITS = 15
     MAX_OPEN = 512            # split points open at once
@@ -105,9 +104,8 @@ cdef void _init_tables() noexcept:
             for dc in range(-1, 2):
                 if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
                     NEIGHBOUR[sq] |= (<uint64_t>1) << ((r + dr) * 8 + c + dc)
-    # Edax's thresholds less 4 (below them stable discs are too few to refute anything):
-    # FFO #40-#49 -6 % nodes, 1.03x (less 8, or less 4 or 8 at 5-7 empties only: the same;
-    # the test at every node of 5-7 empties: slower).
+    # Edax's thresholds less 4: below them stable discs are too few to refute anything,
+    # and between them and Edax's the cutoffs found pay for the tests.
     cdef int thresholds[9]
     thresholds[:] = [6, 8, 10, 12, 14, 16, 20, 22, 24]
     for x in range(65):
@@ -288,8 +286,7 @@ cdef int _solve_3(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1, int x
     cdef int best = -INF, v
     cdef uint64_t e3 = ((<uint64_t>1) << x1) | ((<uint64_t>1) << x2) | ((<uint64_t>1) << x3)
     ctx.nodes += 1
-    # An isolated empty first (parity; FFO #40-#49 1.01x against the order the caller
-    # had).
+    # An isolated empty first (parity).
     if NEIGHBOUR[x1] & e3:
         if not (NEIGHBOUR[x2] & e3):
             x1, x2 = x2, x1
@@ -351,8 +348,8 @@ cdef inline uint64_t _around(uint64_t b) noexcept nogil:
 
 cdef inline uint64_t _isolated(uint64_t empty) noexcept nogil:
     """The ``empty`` squares with no empty neighbour: regions of one square, where the
-    side that fills it moves last (parity, found as Egaroucid does near the leaves: FFO
-    #40-#49 -4 % nodes against quadrants with an odd number of empties)."""
+    side that fills it moves last (parity, found as Egaroucid does near the leaves; a
+    closer guess than quadrants with an odd number of empties)."""
     return empty & ~_around(empty)
 
 
@@ -390,7 +387,7 @@ cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogi
     cdef int sq[4]
     cdef int i, best = -INF, v
     ctx.nodes += 1
-    # FFO #40-#49: -14 % nodes, 1.04x (at 3 empties too: no faster).
+    # Worth its cost from 4 empties (at 3 the subtree is cheaper than the test).
     v = _stability_cutoff(P, O, alpha, 4)
     if v != INF:
         return v
@@ -565,8 +562,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         after_O = P | f | ((<uint64_t>1) << sq)
         if cutoff != NULL and child_table != NULL:
             # Enhanced transposition cutoffs wherever the children are in a table: with
-            # the near tables the probes of 8-13 empties are cheap (FFO #40-#49: -5 %
-            # nodes, 1.03x against from 14 empties only; from 10: 1.025x).
+            # the near tables the probes of 8-13 empties are cheap.
             if (_probe_bucket(buckets[i], after_P, after_O, &e)
                     and e.certainty >= ctx.certainty
                     and -e.upper > alpha):

@@ -1,6 +1,6 @@
 # The solver's transposition table (part of ``_solver_impl.pxi``, which includes it):
 # lock-free buckets of two entries, replaced by depth and age, one cache line each (a probe
-# is one memory read; FFO #40-#44 spent a sixth of their time waiting for it).
+# is one memory read, and the search waits on it more than on anything else).
 
 cdef struct Entry:
     # Lock-free for the parallel solve (Hyatt's scheme): the key words are stored XORed
