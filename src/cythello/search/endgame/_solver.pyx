@@ -81,6 +81,7 @@ cdef class Solver:
     cdef readonly PatternWeights weights   # None: moves ordered by mobility alone
     cdef readonly int threads
     cdef readonly unsigned long long nodes
+    cdef uint64_t root_P, root_O        # the position of the last search (the table's date)
 
     def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
@@ -188,7 +189,13 @@ cdef class Solver:
         try:
             if self.table.memory == NULL and empties >= TT_EMPTIES:
                 self._take_table()
-            self.table.date += 1
+            # A new date for a new root position only: the null-window steps of one solve
+            # (and its selective passes) lean on each other's deep entries, which the
+            # next step's shallow ones would otherwise replace as older.
+            if self.table.date == 0 or P != self.root_P or O != self.root_O:
+                self.table.date += 1
+                self.root_P = P
+                self.root_O = O
             ctx.table = &self.table if self.table.memory != NULL else NULL
             ctx.near = self.near
             if self.near != NULL:

@@ -15,7 +15,8 @@ cdef struct Found:            # what a probe read, a consistent copy
     int lower, upper          # the score lies in [lower, upper]
     int move                  # best move found, or PASS_MOVE
     int empties               # how deep the search behind it was
-    int date                  # the solve that wrote it (older entries give way)
+    int date                  # the root position whose search wrote it (older ones give
+                              # way)
     int certainty             # how sure its bounds are: the search's Multi-ProbCut width
                               # in tenths of a sigma, EXACT_WIDTH for an exact search
 
@@ -87,7 +88,8 @@ cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept n
 
 
 cdef inline int _age(Entry* e, int date) noexcept nogil:
-    """An entry's claim to stay: entries of this solve by depth, older ones last."""
+    """An entry's claim to stay: entries of this root position's searches by depth,
+    older ones last."""
     cdef uint64_t d = e.data
     return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
 
