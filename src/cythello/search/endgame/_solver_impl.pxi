@@ -13,7 +13,7 @@ from cythello.core._rules cimport (
 )
 from cythello.core._stability cimport stable_discs
 from cythello.core._platform cimport (
-    cy_prefetch, cy_huge_alloc, cy_huge_aligned, cy_huge_free,
+    cy_prefetch, cy_msb, cy_huge_alloc, cy_huge_aligned, cy_huge_free,
     cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
@@ -716,6 +716,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     cdef uint64_t flipped[64]
     cdef Found e
     cdef Table* tt = _tt(ctx, empties)
+    cdef uint64_t nodes0 = ctx.nodes
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
@@ -734,7 +735,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         if v != -INF:
             if tt != NULL and not ctx.aborted:
                 _store(tt, P, O, empties, alpha, alpha + 1, v, hash_move,
-                       ctx.certainty)
+                       ctx.certainty, ctx.nodes - nodes0)
             return v
     moves = legal_moves(P, O)
     if moves == 0:
@@ -750,7 +751,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         if best > alpha or moves == 0:
             if tt != NULL and not ctx.aborted:
                 _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move,
-                       ctx.certainty)
+                       ctx.certainty, ctx.nodes - nodes0)
             return best
     # Where the ordering is cheap, a forcing move is searched as soon as it is met.
     eager = empties < EVAL_SORT_EMPTIES and (moves & (moves - 1)) != 0
@@ -784,7 +785,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             if v > alpha:
                 break
     if tt != NULL and not ctx.aborted:
-        _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty)
+        _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty,
+               ctx.nodes - nodes0)
     return best
 
 
@@ -800,6 +802,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     cdef uint64_t flipped[64]
     cdef Found e
     cdef Table* tt = _tt(ctx, empties)
+    cdef uint64_t nodes0 = ctx.nodes
     best_move[0] = PASS_MOVE
     ctx.nodes += 1
     if _should_stop(ctx):
@@ -838,7 +841,8 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
                 if alpha >= beta:
                     break
     if tt != NULL and empties >= TT_EMPTIES:
-        _store(tt, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty)
+        _store(tt, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty,
+               ctx.nodes - nodes0)
     return best
 
 

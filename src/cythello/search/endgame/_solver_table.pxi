@@ -9,7 +9,8 @@ cdef struct Entry:
     uint64_t key_P            # P ^ data
     uint64_t key_O            # O ^ data
     uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
-                              # | certainty << 48
+                              # | certainty << 48 | work << 56 (the bit length of the
+                              # nodes searched below it: what replacing it would cost)
 
 cdef struct Found:            # what a probe read, a consistent copy
     int lower, upper          # the score lies in [lower, upper]
@@ -88,18 +89,20 @@ cdef inline bint _probe(Table* t, uint64_t P, uint64_t O, Found* out) noexcept n
 
 
 cdef inline int _age(Entry* e, int date) noexcept nogil:
-    """An entry's claim to stay: entries of this root position's searches by depth,
-    older ones last."""
+    """An entry's claim to stay: entries of this root position's searches by the work
+    behind them, older ones last."""
     cdef uint64_t d = e.data
-    return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
+    return ((d >> 56) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
 
 
 cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
-                 int score, int move, int certainty) noexcept nogil:
+                 int score, int move, int certainty, uint64_t work) noexcept nogil:
     """Record what a search with window (alpha, beta) found: an upper bound if it failed
     low, a lower bound if it failed high, else the exact score; ``certainty`` is the
     search's (EXACT_WIDTH, or a selective pass's width): bounds of another certainty are
-    not merged with these, they are replaced."""
+    not merged with these, they are replaced.  ``work``: the nodes the search took (this
+    thread's), which decides which entry gives way to a new one (Edax keeps a cost too:
+    a subtree's size says more of what an entry saves than its empties do)."""
     cdef Entry* b = _bucket(t, P, O)
     cdef Entry* e
     cdef Found f
@@ -108,7 +111,7 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
     elif _read(&b[1], P, O, &f):
         e = &b[1]
     else:
-        # Replace an entry from an older solve, else the shallower one.
+        # Replace an entry of an older root position, else the one with less work behind it.
         e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
         f.move = PASS_MOVE
         f.certainty = -1
@@ -129,7 +132,8 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
         f.move = move
     cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
                        | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
-                       | (<uint64_t>t.date) << 32 | (<uint64_t>certainty) << 48)
+                       | (<uint64_t>t.date) << 32 | (<uint64_t>certainty) << 48
+                       | (<uint64_t>(cy_msb(work) + 1 if work else 0)) << 56)
     e.key_P = P ^ d
     e.key_O = O ^ d
     e.data = d
