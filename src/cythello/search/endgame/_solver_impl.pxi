@@ -734,7 +734,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         v = _probcut(ctx, P, O, alpha, empties)
         if v != -INF:
             if tt != NULL and not ctx.aborted:
-                _store(tt, P, O, empties, alpha, alpha + 1, v, hash_move,
+                _store(tt, P, O, alpha, alpha + 1, v, hash_move,
                        ctx.certainty, ctx.nodes - nodes0)
             return v
     moves = legal_moves(P, O)
@@ -750,7 +750,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
         moves ^= (<uint64_t>1) << hash_move
         if best > alpha or moves == 0:
             if tt != NULL and not ctx.aborted:
-                _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move,
+                _store(tt, P, O, alpha, alpha + 1, best, hash_move,
                        ctx.certainty, ctx.nodes - nodes0)
             return best
     # Where the ordering is cheap, a forcing move is searched as soon as it is met.
@@ -785,7 +785,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             if v > alpha:
                 break
     if tt != NULL and not ctx.aborted:
-        _store(tt, P, O, empties, alpha, alpha + 1, best, hash_move, ctx.certainty,
+        _store(tt, P, O, alpha, alpha + 1, best, hash_move, ctx.certainty,
                ctx.nodes - nodes0)
     return best
 
@@ -841,7 +841,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
                 if alpha >= beta:
                     break
     if tt != NULL and empties >= TT_EMPTIES:
-        _store(tt, P, O, empties, alpha0, beta, best, best_move[0], ctx.certainty,
+        _store(tt, P, O, alpha0, beta, best, best_move[0], ctx.certainty,
                ctx.nodes - nodes0)
     return best
 

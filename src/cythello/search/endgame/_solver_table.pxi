@@ -8,16 +8,13 @@ cdef struct Entry:
     # and reads as a miss.
     uint64_t key_P            # P ^ data
     uint64_t key_O            # O ^ data
-    uint64_t data             # lower | upper << 8 | move << 16 | empties << 24 | date << 32
-                              # | certainty << 48 | work << 56 (the bit length of the
-                              # nodes searched below it: what replacing it would cost)
+    uint64_t data             # lower | upper << 8 | move << 16 | work << 24 | date << 32
+                              # | certainty << 48; work: the bit length of the nodes
+                              # searched below it (what replacing it would cost)
 
 cdef struct Found:            # what a probe read, a consistent copy
     int lower, upper          # the score lies in [lower, upper]
     int move                  # best move found, or PASS_MOVE
-    int empties               # how deep the search behind it was
-    int date                  # the root position whose search wrote it (older ones give
-                              # way)
     int certainty             # how sure its bounds are: the search's Multi-ProbCut width
                               # in tenths of a sigma, EXACT_WIDTH for an exact search
 
@@ -72,8 +69,6 @@ cdef inline bint _read(Entry* e, uint64_t P, uint64_t O, Found* out) noexcept no
     out.lower = <int8_t>(d & 0xFF)
     out.upper = <int8_t>((d >> 8) & 0xFF)
     out.move = (d >> 16) & 0xFF
-    out.empties = (d >> 24) & 0xFF
-    out.date = (d >> 32) & 0xFFFF
     out.certainty = (d >> 48) & 0xFF
     return True
 
@@ -92,11 +87,11 @@ cdef inline int _age(Entry* e, int date) noexcept nogil:
     """An entry's claim to stay: entries of this root position's searches by the work
     behind them, older ones last."""
     cdef uint64_t d = e.data
-    return ((d >> 56) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
+    return ((d >> 24) & 0xFF) if ((d >> 32) & 0xFFFF) == <uint64_t>date else -1
 
 
-cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int beta,
-                 int score, int move, int certainty, uint64_t work) noexcept nogil:
+cdef void _store(Table* t, uint64_t P, uint64_t O, int alpha, int beta, int score, int move,
+                 int certainty, uint64_t work) noexcept nogil:
     """Record what a search with window (alpha, beta) found: an upper bound if it failed
     low, a lower bound if it failed high, else the exact score; ``certainty`` is the
     search's (EXACT_WIDTH, or a selective pass's width): bounds of another certainty are
@@ -131,9 +126,9 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int empties, int alpha, int b
     if score > alpha:
         f.move = move
     cdef uint64_t d = ((<uint64_t><uint8_t>f.lower) | (<uint64_t><uint8_t>f.upper) << 8
-                       | (<uint64_t>f.move) << 16 | (<uint64_t>empties) << 24
-                       | (<uint64_t>t.date) << 32 | (<uint64_t>certainty) << 48
-                       | (<uint64_t>(cy_msb(work) + 1 if work else 0)) << 56)
+                       | (<uint64_t>f.move) << 16
+                       | (<uint64_t>(cy_msb(work) + 1 if work else 0)) << 24
+                       | (<uint64_t>t.date) << 32 | (<uint64_t>certainty) << 48)
     e.key_P = P ^ d
     e.key_O = O ^ d
     e.data = d
