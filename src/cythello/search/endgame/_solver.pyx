@@ -189,10 +189,11 @@ cdef class Solver:
         try:
             if self.table.memory == NULL and empties >= TT_EMPTIES:
                 self._take_table()
-            # A new date for a new root position only: the null-window steps of one solve
-            # (and its selective passes) lean on each other's deep entries, which the
-            # next step's shallow ones would otherwise replace as older.
-            if self.table.date == 0 or P != self.root_P or O != self.root_O:
+            # A new date for a new root position only (the first search always: no position
+            # is (0, 0)): the null-window steps of one solve (and its selective passes) lean
+            # on each other's deep entries, which the next step's shallow ones would
+            # otherwise replace as older.
+            if P != self.root_P or O != self.root_O:
                 self.table.date += 1
                 self.root_P = P
                 self.root_O = O

@@ -1,5 +1,5 @@
 # The solver's transposition table (part of ``_solver_impl.pxi``, which includes it):
-# lock-free buckets of two entries, replaced by depth and age, one cache line each (a probe
+# lock-free buckets of two entries, replaced by work and age, one cache line each (a probe
 # is one memory read, and the search waits on it more than on anything else).
 
 cdef struct Entry:
