@@ -485,7 +485,13 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
                 sq = first_square(group)
                 group &= group - 1
                 f = flips(P, O, sq)
-                v = -_nws(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1, empties - 1)
+                # The children directly, not through _nws's dispatch: most of the
+                # search's nodes are here.
+                if empties > 5:
+                    v = -_nws_shallow(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1,
+                                      empties - 1)
+                else:
+                    v = -_solve_4(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1)
                 if v > best:
                     best = v
                     if v > alpha:
