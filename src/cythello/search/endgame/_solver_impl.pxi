@@ -18,7 +18,7 @@ from cythello.core._platform cimport (
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
 )
-from cythello.eval._layout cimport eval_fn, EVAL_SCALE
+from cythello.eval._layout cimport eval_fn, search_fn, EVAL_SCALE
 from libc.math cimport ceil, exp, floor
 
 cdef enum:
@@ -42,6 +42,10 @@ cdef enum:
     # deep or more order their moves (a deep one searched in square order costs many
     # times as much).
     EVAL_ORDER_DEPTH = 2
+    # Evaluation searches this shallow or shallower run in the evaluator's own search,
+    # which follows the pattern indices from move to move instead of reading every leaf
+    # from scratch (square order, as below EVAL_ORDER_DEPTH here).
+    EVAL_TAIL_DEPTH = 2
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SORT_WINDOW = 8           # ... precise only down to this many discs below alpha
     SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
@@ -163,6 +167,7 @@ cdef struct Context:
                               # helpers of _run take the ones after it, one each
     const int16_t* eval_weights   # NULL: order by mobility alone
     eval_fn evaluate
+    search_fn eval_tail       # the evaluator's search, for EVAL_TAIL_DEPTH and less
     uint64_t nodes
     uint64_t node_limit       # 0: none (with threads: each thread's own count)
     uint64_t next_check       # the node count at which to look at the clock and the flags
@@ -641,6 +646,11 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     cdef int best = -VALUE_INF, v, sq, n, i
     cdef int squares[64]
     cdef uint64_t flipped[64]
+    cdef unsigned long long tail_nodes = 0
+    if 0 < depth <= EVAL_TAIL_DEPTH:
+        v = ctx.eval_tail(ctx.eval_weights, P, O, depth, alpha, beta, &tail_nodes)
+        ctx.nodes += tail_nodes
+        return v
     ctx.nodes += 1
     if depth == 0:
         return ctx.evaluate(ctx.eval_weights, P, O)
