@@ -38,13 +38,10 @@ cdef enum:
     # there moves last in its region) gains 3/8 of a reply in the order, as Egaroucid
     # weighs odd quadrants near a reply at 7-10 empties.
     ISOLATED_BONUS = 96
-    # Evaluation searches (the ordering's look-ahead, the selective cuts) this many plies
-    # deep or more order their moves (a deep one searched in square order costs many
-    # times as much).
-    EVAL_ORDER_DEPTH = 2
-    # Evaluation searches this shallow or shallower run in the evaluator's own search,
-    # which follows the pattern indices from move to move instead of reading every leaf
-    # from scratch (square order, as below EVAL_ORDER_DEPTH here).
+    # Evaluation searches (the ordering's look-ahead, the selective cuts) this shallow or
+    # shallower run in the evaluator's own search, which follows the pattern indices from
+    # move to move instead of reading every leaf from scratch (it tries the moves in
+    # square order); deeper ones order their moves by fewest replies.
     EVAL_TAIL_DEPTH = 2
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SORT_WINDOW = 8           # ... precise only down to this many discs below alpha
@@ -642,19 +639,20 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     """Alpha-beta to ``depth`` with the evaluation at the leaves (1/EVAL_SCALE disc, side
     owning ``P``): the move ordering's look ahead, and the selective cuts' prediction.
     The order of its moves changes its cost, never its value inside the window."""
-    cdef uint64_t moves, f
-    cdef int best = -VALUE_INF, v, sq, n, i
+    cdef int best = -VALUE_INF, v, n, i
     cdef int squares[64]
     cdef uint64_t flipped[64]
+    cdef uint64_t moves
     cdef unsigned long long tail_nodes = 0
-    if 0 < depth <= EVAL_TAIL_DEPTH:
+    if depth == 0:
+        ctx.nodes += 1
+        return ctx.evaluate(ctx.eval_weights, P, O)
+    if depth <= EVAL_TAIL_DEPTH:
         v = ctx.eval_tail(ctx.eval_weights, P, O, depth, alpha, beta, &tail_nodes)
         ctx.nodes += tail_nodes
         return v
     ctx.nodes += 1
-    if depth == 0:
-        return ctx.evaluate(ctx.eval_weights, P, O)
-    if depth >= 2 and _should_stop(ctx):
+    if _should_stop(ctx):
         # One such search of a selective pass can run to millions of nodes (a depth-7
         # cut far from the end): the limits are looked at inside it too.
         return 0
@@ -663,24 +661,12 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O) * EVAL_SCALE
         return -_eval_search(ctx, O, P, -beta, -alpha, depth)
-    if depth >= EVAL_ORDER_DEPTH:
-        n = _fewest_replies_first(P, O, moves, squares, flipped)
-        for i in range(n):
-            v = -_eval_search(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
-                              -beta, -alpha, depth - 1)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
-    # The leaves' parents: square order, each move's flips found only if it is reached.
-    while moves:
-        sq = first_square(moves)
-        moves &= moves - 1
-        f = flips(P, O, sq)
-        v = -_eval_search(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -beta, -alpha, depth - 1)
+    # Deeper than the tail, fewest replies first: in square order such a search costs
+    # many times as much.
+    n = _fewest_replies_first(P, O, moves, squares, flipped)
+    for i in range(n):
+        v = -_eval_search(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+                          -beta, -alpha, depth - 1)
         if v > best:
             best = v
             if v > alpha:
