@@ -121,14 +121,19 @@ cdef inline void _eight(uint64_t b, uint64_t* out) noexcept nogil:
 
 
 cdef inline int _read(int kind, int n, int i, const uint64_t* p8, const uint64_t* o8,
-                      int32_t* out) noexcept nogil:
-    """The indices of the ``n`` instances of pattern ``kind``, from ``out[i]`` on; returns
-    the next free slot.  Called with constant ``kind`` and ``n``, so each call compiles to
-    straight-line code for its pattern."""
-    cdef int j, k
+                      int32_t* out, int32_t* theirs) noexcept nogil:
+    """The indices of the ``n`` instances of pattern ``kind``, from ``out[i]`` on, as the
+    side owning ``p8`` reads them, and (unless ``theirs`` is NULL) as the other side does
+    (its digits 1 and 2 swapped); returns the next free slot.  Called with constant
+    ``kind`` and ``n``, so each call compiles to straight-line code for its pattern."""
+    cdef int j, k, own, other
     for j in range(n):
         k = INSTANCE[i + j]
-        out[i + j] = OFFSET[kind] + B3[_cut(kind, p8[k])] + 2 * B3[_cut(kind, o8[k])]
+        own = B3[_cut(kind, p8[k])]
+        other = B3[_cut(kind, o8[k])]
+        out[i + j] = OFFSET[kind] + own + 2 * other
+        if theirs != NULL:
+            theirs[i + j] = OFFSET[kind] + other + 2 * own
     return i + n
 
 
@@ -138,22 +143,23 @@ cdef inline int _mobility(uint64_t P, uint64_t O) noexcept nogil:
     return n if n < MOBILITY_SLOTS else MOBILITY_SLOTS - 1
 
 
-cdef inline void _instances(const uint64_t* p8, const uint64_t* o8,
-                            int32_t* out) noexcept nogil:
+cdef inline void _instances(const uint64_t* p8, const uint64_t* o8, int32_t* out,
+                            int32_t* theirs) noexcept nogil:
     """The index of each of the 46 pattern instances (with its pattern's table offset) as
-    the side whose discs ``p8`` holds (under the 8 symmetries) reads them."""
+    the side whose discs ``p8`` holds (under the 8 symmetries) reads them, and unless
+    ``theirs`` is NULL as the other side does (one reading of the board for both)."""
     cdef int i = 0
-    i = _read(EDGE_2X, 4, i, p8, o8, out)
-    i = _read(CORNER_2X5, 8, i, p8, o8, out)
-    i = _read(CORNER_3X3, 4, i, p8, o8, out)
-    i = _read(ROW_2, 4, i, p8, o8, out)
-    i = _read(ROW_3, 4, i, p8, o8, out)
-    i = _read(ROW_4, 4, i, p8, o8, out)
-    i = _read(DIAGONAL_8, 2, i, p8, o8, out)
-    i = _read(DIAGONAL_7, 4, i, p8, o8, out)
-    i = _read(DIAGONAL_6, 4, i, p8, o8, out)
-    i = _read(DIAGONAL_5, 4, i, p8, o8, out)
-    i = _read(DIAGONAL_4, 4, i, p8, o8, out)
+    i = _read(EDGE_2X, 4, i, p8, o8, out, theirs)
+    i = _read(CORNER_2X5, 8, i, p8, o8, out, theirs)
+    i = _read(CORNER_3X3, 4, i, p8, o8, out, theirs)
+    i = _read(ROW_2, 4, i, p8, o8, out, theirs)
+    i = _read(ROW_3, 4, i, p8, o8, out, theirs)
+    i = _read(ROW_4, 4, i, p8, o8, out, theirs)
+    i = _read(DIAGONAL_8, 2, i, p8, o8, out, theirs)
+    i = _read(DIAGONAL_7, 4, i, p8, o8, out, theirs)
+    i = _read(DIAGONAL_6, 4, i, p8, o8, out, theirs)
+    i = _read(DIAGONAL_5, 4, i, p8, o8, out, theirs)
+    i = _read(DIAGONAL_4, 4, i, p8, o8, out, theirs)
 
 
 cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
@@ -165,7 +171,7 @@ cdef inline void _indices(uint64_t P, uint64_t O, int32_t* out) noexcept nogil:
     cdef int i = N_INSTANCES
     _eight(P, p8)
     _eight(O, o8)
-    _instances(p8, o8, out)
+    _instances(p8, o8, out, NULL)
     out[i] = OFFSET[N_PATTERNS] + (count(P | O) & 1)
     out[i + 1] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + _mobility(P, O)
     out[i + 2] = OFFSET[N_PATTERNS] + PARITY_WEIGHTS + MOBILITY_SLOTS + _mobility(O, P)
@@ -208,7 +214,7 @@ cdef int _evaluate(const int16_t* weights, uint64_t P, uint64_t O) noexcept nogi
     cdef int32_t mine[N_INSTANCES]
     _eight(P, p8)
     _eight(O, o8)
-    _instances(p8, o8, mine)
+    _instances(p8, o8, mine, NULL)
     return _sum(weights, mine, P, O, legal_moves(P, O))
 
 
@@ -257,8 +263,7 @@ cdef inline void _both_views(uint64_t P, uint64_t O, int32_t* mine,
     cdef int i
     _eight(P, p8)
     _eight(O, o8)
-    _instances(p8, o8, mine)
-    _instances(o8, p8, theirs)
+    _instances(p8, o8, mine, theirs)
     for i in range(N_INSTANCES, N_PADDED):
         mine[i] = theirs[i] = 0
 
