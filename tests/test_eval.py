@@ -339,6 +339,19 @@ def test_midgame_search_is_negamax(random_weights):
         search(boards[0], 99, random_weights)
 
 
+def test_children_search_is_each_childs_search(random_weights):
+    """The solver's move ordering reads the pattern indices once for all the children of
+    a node: the same values and nodes as a search from each child."""
+    from cythello.eval._patterns import _children_check
+    boards = [b for b in random_boards(40, seed=5) if b.legal_moves]
+    for depth in (0, 1, 2):
+        for alpha, beta in ((-(1 << 20), 1 << 20), (-300, 200)):
+            for board in boards:
+                together, each = _children_check(random_weights, board, depth, alpha, beta)
+                assert together == each, (board, depth)
+                assert together[1] >= len(board.legal_moves)
+
+
 def test_fit_recovers_planted_weights_of_candidate_slots():
     """fit_stage with ``size`` beyond the shipped layout solves for appended candidate
     features too (how research/evaluation/capacity.py tries new patterns)."""

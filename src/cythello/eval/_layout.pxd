@@ -15,6 +15,13 @@ ctypedef int (*eval_fn)(const int16_t* weights, uint64_t P, uint64_t O) noexcept
 ctypedef int (*search_fn)(const int16_t* weights, uint64_t P, uint64_t O, int depth,
                           int alpha, int beta, unsigned long long* nodes) noexcept nogil
 
+# The same search from each child of a position (see _patterns.pxd).
+ctypedef void (*children_fn)(const int16_t* weights, uint64_t P, uint64_t O, int n,
+                             const int* squares, const uint64_t* flipped, int depth,
+                             int alpha, int beta, int* values,
+                             unsigned long long* nodes) noexcept nogil
+
 cdef struct EvalFunctions:   # what a build of the evaluator exports
     eval_fn evaluate
     search_fn search
+    children_fn children

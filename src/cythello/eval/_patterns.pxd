@@ -11,7 +11,7 @@ the faster build is chosen at import.
 from libc.stdint cimport uint64_t, int16_t
 
 from cythello.eval._layout cimport (
-    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, eval_fn, search_fn,
+    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, eval_fn, search_fn, children_fn,
 )
 
 cdef eval_fn evaluator_function() noexcept
@@ -24,6 +24,13 @@ cdef eval_fn evaluator_function() noexcept
 # UCT search's eval_depth) and the last two of the midgame search (search/_midgame.pyx,
 # the deep, ordered search with a table).
 cdef search_fn searcher_function() noexcept
+# ``children(weights, P, O, n, squares, flipped, depth, alpha, beta, values, nodes)``:
+# ``values[i]`` gets ``search`` of the position after the move ``squares[i]`` (which turns
+# ``flipped[i]``), for the side to move there, each of the ``n`` children counted in
+# ``*nodes`` as ``search`` counts it.  The same values as ``n`` calls of ``search``, for
+# less: the pattern indices are read once, at the parent, and followed to each child (the
+# endgame solver's move ordering).
+cdef children_fn children_function() noexcept
 
 cdef class PatternWeights:
     cdef object _table            # the numpy array that owns the memory

@@ -16,6 +16,7 @@ cdef const EvalFunctions* _fast = <const EvalFunctions*>v3_function(
     __file__, "cythello.eval._patterns_v3", EVAL_CAPSULE)
 cdef eval_fn EVALUATE = _fast.evaluate if _fast != NULL else _evaluate
 cdef search_fn SEARCH = _fast.search if _fast != NULL else _search
+cdef children_fn CHILDREN = _fast.children if _fast != NULL else _children
 EVAL_BUILD = "portable" if _fast == NULL else "x86-64-v3"
 
 
@@ -34,6 +35,10 @@ cdef eval_fn evaluator_function() noexcept:
 
 cdef search_fn searcher_function() noexcept:
     return SEARCH
+
+
+cdef children_fn children_function() noexcept:
+    return CHILDREN
 
 
 cdef class PatternWeights:
@@ -80,6 +85,30 @@ cdef class PatternWeights:
             for i in range(n):
                 res[i] = _value(self.table, P[i], O[i]) / <double>EVAL_SCALE
         return out
+
+
+def _children_check(PatternWeights weights not None, Board board not None, int depth,
+                    int alpha=-SEARCH_INF, int beta=SEARCH_INF):
+    """For the tests: the children's values and node counts by ``children_function`` and
+    by a ``searcher_function`` call for each child, as two pairs ``(values, nodes)``."""
+    own, opp = board.position()
+    cdef uint64_t P = own, O = opp, f
+    cdef int squares[64]
+    cdef uint64_t flipped[64]
+    cdef int values[64]
+    cdef int n = 0, i
+    cdef unsigned long long nodes = 0, each_nodes = 0
+    for move in board.legal_moves:
+        squares[n] = move
+        flipped[n] = flips(P, O, move)
+        n += 1
+    CHILDREN(weights.table, P, O, n, squares, flipped, depth, alpha, beta, values, &nodes)
+    each = []
+    for i in range(n):
+        f = flipped[i]
+        each.append(SEARCH(weights.table, O & ~f, P | f | ((<uint64_t>1) << squares[i]), depth,
+                           alpha, beta, &each_nodes))
+    return ([values[i] for i in range(n)], nodes), (each, each_nodes)
 
 
 def position_arrays(own, opp):

@@ -18,7 +18,7 @@ from cythello.core._rules cimport (
 )
 from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
 from cythello.eval._layout cimport (
-    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions,
+    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions, children_fn,
 )
 
 cdef enum:
@@ -342,15 +342,44 @@ cdef int _search(const int16_t* weights, uint64_t P, uint64_t O, int depth, int 
     return _search_views(weights, P, O, mine, theirs, depth, alpha, beta, nodes)
 
 
+cdef void _children(const int16_t* weights, uint64_t P, uint64_t O, int n,
+                    const int* squares, const uint64_t* flipped, int depth, int alpha,
+                    int beta, int* values, unsigned long long* nodes) noexcept nogil:
+    """``values[i]``: ``_search`` of the child after ``squares[i]`` (see _patterns.pxd),
+    its indices followed from the parent's as ``_search_views`` follows them."""
+    cdef int32_t mine[N_PADDED]
+    cdef int32_t theirs[N_PADDED]
+    cdef int32_t child_mine[N_PADDED]
+    cdef int32_t child_theirs[N_PADDED]
+    cdef uint64_t bit, f
+    cdef int i
+    _both_views(P, O, mine, theirs)
+    for i in range(n):
+        bit = (<uint64_t>1) << squares[i]
+        f = flipped[i]
+        memcpy(child_mine, theirs, sizeof(child_mine))
+        _add(child_mine, bit, 2)
+        _add(child_mine, f, 1)
+        if depth > 0:
+            memcpy(child_theirs, mine, sizeof(child_theirs))
+            _add(child_theirs, bit, 1)
+            _add(child_theirs, f, -1)
+        values[i] = _search_views(weights, O & ~f, P | f | bit, child_mine, child_theirs,
+                                  depth, alpha, beta, nodes)
+
+
 # The functions cross from the v3 build to the portable one in a capsule whose name
 # carries their signatures, so a mismatched pair of builds fails to load instead of
 # crashing.
 cdef const char* EVAL_CAPSULE = (
     b"cythello.eval._patterns_impl.FUNCTIONS: {int (const int16_t*, uint64_t, uint64_t); "
-    b"int (const int16_t*, uint64_t, uint64_t, int, int, int, unsigned long long*)}")
+    b"int (const int16_t*, uint64_t, uint64_t, int, int, int, unsigned long long*); "
+    b"void (const int16_t*, uint64_t, uint64_t, int, const int*, const uint64_t*, int, int, "
+    b"int, int*, unsigned long long*)}")
 cdef EvalFunctions FUNCTIONS
 FUNCTIONS.evaluate = _evaluate
 FUNCTIONS.search = _search
+FUNCTIONS.children = _children
 
 
 def _capsule():

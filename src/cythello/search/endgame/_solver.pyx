@@ -29,7 +29,9 @@ from libc.stdint cimport uint64_t
 
 from cythello.core._platform cimport cy_store_flag
 from cythello.core._board cimport Board
-from cythello.eval._patterns cimport PatternWeights, evaluator_function, searcher_function
+from cythello.eval._patterns cimport (
+    PatternWeights, children_function, evaluator_function, searcher_function,
+)
 
 include "_solver_impl.pxi"
 
@@ -205,6 +207,7 @@ cdef class Solver:
             ctx.eval_weights = self.weights.table if self.weights is not None else NULL
             ctx.evaluate = evaluator_function() if self.weights is not None else NULL
             ctx.eval_tail = searcher_function() if self.weights is not None else NULL
+            ctx.eval_children = children_function() if self.weights is not None else NULL
             ctx.nodes = 0
             ctx.next_check = 0
             ctx.node_limit = 0 if node_limit is None else node_limit
@@ -233,6 +236,7 @@ cdef class Solver:
         ctx.eval_weights = self.weights.table
         ctx.evaluate = evaluator_function()
         ctx.eval_tail = searcher_function()
+        ctx.eval_children = children_function()
         ctx.nodes = 0
         ctx.next_check = 0
         ctx.node_limit = 0                  # no limits: the search looks, and runs on

@@ -18,7 +18,7 @@ from cythello.core._platform cimport (
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
     cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
 )
-from cythello.eval._layout cimport eval_fn, search_fn, EVAL_SCALE
+from cythello.eval._layout cimport eval_fn, search_fn, children_fn, EVAL_SCALE
 from libc.math cimport ceil, exp, floor
 
 cdef enum:
@@ -165,6 +165,7 @@ cdef struct Context:
     const int16_t* eval_weights   # NULL: order by mobility alone
     eval_fn evaluate
     search_fn eval_tail       # the evaluator's search, for EVAL_TAIL_DEPTH and less
+    children_fn eval_children # the same from each child of a node
     uint64_t nodes
     uint64_t node_limit       # 0: none (with threads: each thread's own count)
     uint64_t next_check       # the node count at which to look at the clock and the flags
@@ -546,8 +547,11 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     # The moves that get ISOLATED_BONUS (none where the evaluation orders).
     cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
-    cdef int n = 0, m = 0, i, sq, key
+    cdef int n = 0, m = 0, i, sq, key, depth
     cdef Found e
+    cdef int values[64]          # the evaluation's search of each child (where it orders)
+    cdef unsigned long long eval_nodes = 0
+    cdef bint evaluated = ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES
     # The children's table (NULL: they have none).
     cdef Table* child_table = (_tt(ctx, empties - 1)
                                if ctx.table != NULL and empties > TT_EMPTIES else NULL)
@@ -563,12 +567,34 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         if child_table != NULL:
             buckets[m] = _prefetch(child_table, O ^ f, P | f | ((<uint64_t>1) << sq))
         m += 1
+    if evaluated:
+        # The children's transposition cutoffs before their evaluation searches, which
+        # cost more; then the searches, from the children's side ("1 reply less is worth
+        # two discs", below).  Moves SORT_WINDOW discs or more below alpha are told apart
+        # no further (Edax's window): those searches stop early.
+        if cutoff != NULL and child_table != NULL:
+            for i in range(m):
+                if (_probe_bucket(buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
+                                  &e)
+                        and e.certainty >= ctx.certainty and -e.upper > alpha):
+                    cutoff[0] = -e.upper
+                    return 0
+        depth = _sort_depth(empties)
+        if depth <= EVAL_TAIL_DEPTH:
+            # One reading of the pattern indices for all the children.
+            ctx.eval_children(ctx.eval_weights, P, O, m, sqs, fs, depth, -VALUE_INF,
+                              (SORT_WINDOW - alpha) * EVAL_SCALE, values, &eval_nodes)
+            ctx.nodes += eval_nodes
+        else:
+            for i in range(m):
+                values[i] = _eval_search(ctx, O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
+                                         -VALUE_INF, (SORT_WINDOW - alpha) * EVAL_SCALE, depth)
     for i in range(m):
         sq = sqs[i]
         f = fs[i]
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if cutoff != NULL and child_table != NULL:
+        if cutoff != NULL and child_table != NULL and not evaluated:
             # Enhanced transposition cutoffs wherever the children are in a table: with
             # the near tables the probes of 8-13 empties are cheap.
             if (_probe_bucket(buckets[i], after_P, after_O, &e)
@@ -596,14 +622,10 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 key += 1 << 6
             if (isolated >> sq) & 1:
                 key += ISOLATED_BONUS
-            if ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES:
+            if evaluated:
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
                 # sorts by a shallow search there): one reply less is worth two discs.
-                # Moves SORT_WINDOW discs or more below alpha are told apart no further
-                # (Edax's window): those searches stop early.
-                key -= _eval_search(ctx, after_P, after_O, -VALUE_INF,
-                                    (SORT_WINDOW - alpha) * EVAL_SCALE,
-                                    _sort_depth(empties)) * 128 // EVAL_SCALE
+                key -= values[i] * 128 // EVAL_SCALE
         _insert(keys, squares, flipped, n, key, sq, f)
         n += 1
     if eager != NULL:
