@@ -530,6 +530,19 @@ cdef inline void _insert(int* keys, int* squares, uint64_t* flipped, int n, int 
     flipped[i] = f
 
 
+cdef inline bint _refutes(Context* ctx, Entry* bucket, uint64_t P, uint64_t O, int alpha,
+                          int* cutoff) noexcept nogil:
+    """An enhanced transposition cutoff: true, with the score in ``cutoff``, when the
+    child (P, O) has a bound in its table ``bucket``, from a search at least as sure as
+    this one, that refutes its parent's null window above ``alpha``."""
+    cdef Found e
+    if (_probe_bucket(bucket, P, O, &e) and e.certainty >= ctx.certainty
+            and -e.upper > alpha):
+        cutoff[0] = -e.upper
+        return True
+    return False
+
+
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int* squares, uint64_t* flipped, int empties, int alpha,
                 int* cutoff, bint* eager) noexcept nogil:
@@ -548,7 +561,6 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     # The moves that get ISOLATED_BONUS (none where the evaluation orders).
     cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
     cdef int n = 0, m = 0, i, sq, key, depth
-    cdef Found e
     cdef int values[64]          # the evaluation's search of each child (where it orders)
     cdef unsigned long long eval_nodes = 0
     cdef bint evaluated = ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES
@@ -574,10 +586,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         # no further (Edax's window): those searches stop early.
         if cutoff != NULL and child_table != NULL:
             for i in range(m):
-                if (_probe_bucket(buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
-                                  &e)
-                        and e.certainty >= ctx.certainty and -e.upper > alpha):
-                    cutoff[0] = -e.upper
+                if _refutes(ctx, buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
+                            alpha, cutoff):
                     return 0
         depth = _sort_depth(empties)
         if depth <= EVAL_TAIL_DEPTH:
@@ -597,10 +607,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         if cutoff != NULL and child_table != NULL and not evaluated:
             # Enhanced transposition cutoffs wherever the children are in a table: with
             # the near tables the probes of 8-13 empties are cheap.
-            if (_probe_bucket(buckets[i], after_P, after_O, &e)
-                    and e.certainty >= ctx.certainty
-                    and -e.upper > alpha):
-                cutoff[0] = -e.upper
+            if _refutes(ctx, buckets[i], after_P, after_O, alpha, cutoff):
                 return 0
         if sq == hash_move:
             key = 1 << 30
