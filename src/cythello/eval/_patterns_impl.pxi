@@ -18,7 +18,7 @@ from cythello.core._rules cimport (
 )
 from cythello.core._symmetry cimport flip_columns, flip_rows, transpose
 from cythello.eval._layout cimport (
-    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions, children_fn,
+    EVAL_SCALE, N_STAGES, TABLE_SIZE, SEARCH_INF, EvalFunctions,
 )
 
 cdef enum:
@@ -278,6 +278,22 @@ cdef inline void _add(int32_t* index, uint64_t squares, int32_t digit) noexcept 
             index[j] += digit * DIGIT[s][j]
 
 
+cdef inline void _child_views(const int32_t* mine, const int32_t* theirs, uint64_t bit,
+                              uint64_t f, bint both, int32_t* child_mine,
+                              int32_t* child_theirs) noexcept nogil:
+    """The views of the position after a move on ``bit`` that turns ``f``, from the
+    mover's views: the opponent moves next, and its view (``child_mine``) gets the new
+    disc as 2 and the flipped discs from 1 to 2; the mover's (``child_theirs``, only if
+    ``both``: a search that goes deeper reads it), the new disc 1 and flips 2 to 1."""
+    memcpy(child_mine, theirs, N_PADDED * sizeof(int32_t))
+    _add(child_mine, bit, 2)
+    _add(child_mine, f, 1)
+    if both:
+        memcpy(child_theirs, mine, N_PADDED * sizeof(int32_t))
+        _add(child_theirs, bit, 1)
+        _add(child_theirs, f, -1)
+
+
 cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
                        const int32_t* mine, const int32_t* theirs, int depth, int alpha,
                        int beta, unsigned long long* nodes) noexcept nogil:
@@ -301,15 +317,7 @@ cdef int _search_views(const int16_t* weights, uint64_t P, uint64_t O,
         moves &= moves - 1
         bit = (<uint64_t>1) << sq
         f = flips(P, O, sq)
-        # The opponent moves next: its view gets the mover's new disc as 2 and the
-        # flipped discs from 1 to 2; the mover's view, the new disc 1 and flips 2 to 1.
-        memcpy(child_mine, theirs, sizeof(child_mine))
-        _add(child_mine, bit, 2)
-        _add(child_mine, f, 1)
-        if depth > 1:
-            memcpy(child_theirs, mine, sizeof(child_theirs))
-            _add(child_theirs, bit, 1)
-            _add(child_theirs, f, -1)
+        _child_views(mine, theirs, bit, f, depth > 1, child_mine, child_theirs)
         v = -_search_views(weights, O & ~f, P | f | bit, child_mine, child_theirs,
                            depth - 1, -beta, -alpha, nodes)
         if v > best:
@@ -357,13 +365,7 @@ cdef void _children(const int16_t* weights, uint64_t P, uint64_t O, int n,
     for i in range(n):
         bit = (<uint64_t>1) << squares[i]
         f = flipped[i]
-        memcpy(child_mine, theirs, sizeof(child_mine))
-        _add(child_mine, bit, 2)
-        _add(child_mine, f, 1)
-        if depth > 0:
-            memcpy(child_theirs, mine, sizeof(child_theirs))
-            _add(child_theirs, bit, 1)
-            _add(child_theirs, f, -1)
+        _child_views(mine, theirs, bit, f, depth > 0, child_mine, child_theirs)
         values[i] = _search_views(weights, O & ~f, P | f | bit, child_mine, child_theirs,
                                   depth, alpha, beta, nodes)
 
