@@ -35,6 +35,21 @@ from cythello.eval._patterns cimport (
 
 include "_solver_impl.pxi"
 
+
+cdef void _set_evaluator(Context* ctx, PatternWeights weights):
+    """The search's evaluation functions for ``weights`` (None: none, the moves ordered
+    by mobility alone and no selective cuts)."""
+    if weights is None:
+        ctx.eval_weights = NULL
+        ctx.evaluate = NULL
+        ctx.eval_tail = NULL
+        ctx.eval_children = NULL
+    else:
+        ctx.eval_weights = weights.table
+        ctx.evaluate = evaluator_function()
+        ctx.eval_tail = searcher_function()
+        ctx.eval_children = children_function()
+
 from cythello.core._cpu cimport v3_function
 from cythello.errors import PlayerBusyError, SettingsError
 from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, check_number
@@ -204,10 +219,7 @@ cdef class Solver:
             if self.near != NULL:
                 for i in range(self.threads):
                     self.near[i].date = self.table.date
-            ctx.eval_weights = self.weights.table if self.weights is not None else NULL
-            ctx.evaluate = evaluator_function() if self.weights is not None else NULL
-            ctx.eval_tail = searcher_function() if self.weights is not None else NULL
-            ctx.eval_children = children_function() if self.weights is not None else NULL
+            _set_evaluator(&ctx, self.weights)
             ctx.nodes = 0
             ctx.next_check = 0
             ctx.node_limit = 0 if node_limit is None else node_limit
@@ -233,10 +245,7 @@ cdef class Solver:
         own, opp = board.position()
         cdef uint64_t P = own, O = opp
         cdef Context ctx
-        ctx.eval_weights = self.weights.table
-        ctx.evaluate = evaluator_function()
-        ctx.eval_tail = searcher_function()
-        ctx.eval_children = children_function()
+        _set_evaluator(&ctx, self.weights)
         ctx.nodes = 0
         ctx.next_check = 0
         ctx.node_limit = 0                  # no limits: the search looks, and runs on
