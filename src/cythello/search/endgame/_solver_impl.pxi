@@ -4,7 +4,7 @@
 # ``_run`` is the entry point (handed to ``_solver`` by a capsule); both builds search the
 # same tree node for node.  The transposition table and the parallel search are in their
 # own files, included here.
-from libc.stdint cimport uint64_t, int8_t, int16_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, int8_t, int16_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -530,6 +530,39 @@ cdef inline void _insert(int* keys, int* squares, uint64_t* flipped, int n, int 
     flipped[i] = f
 
 
+cdef inline void _pick(int64_t* keys, int* squares, uint64_t* flipped, int i,
+                       int n) noexcept nogil:
+    """Bring the best of moves ``i..n-1`` to ``i`` (selection, as Edax picks its next
+    move: at most nodes the first move decides, and the rest is never sorted).  The keys
+    are distinct, so the moves come in one order however the rest is shuffled."""
+    cdef int j, b = i
+    cdef int sq
+    cdef int64_t k
+    cdef uint64_t f
+    for j in range(i + 1, n):
+        if keys[j] > keys[b]:
+            b = j
+    if b != i:
+        k = keys[i]
+        keys[i] = keys[b]
+        keys[b] = k
+        sq = squares[i]
+        squares[i] = squares[b]
+        squares[b] = sq
+        f = flipped[i]
+        flipped[i] = flipped[b]
+        flipped[b] = f
+
+
+cdef inline void _sort(int64_t* keys, int* squares, uint64_t* flipped, int i,
+                       int n) noexcept nogil:
+    """Moves ``i..n-1`` in their order (for a split point's helpers, who take them in
+    turn)."""
+    while i < n - 1:
+        _pick(keys, squares, flipped, i, n)
+        i += 1
+
+
 cdef inline bint _refutes(Context* ctx, Entry* bucket, uint64_t P, uint64_t O, int alpha,
                           int* cutoff) noexcept nogil:
     """An enhanced transposition cutoff: true, with the score in ``cutoff``, when the
@@ -544,16 +577,16 @@ cdef inline bint _refutes(Context* ctx, Entry* bucket, uint64_t P, uint64_t O, i
 
 
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
-                int* squares, uint64_t* flipped, int empties, int alpha,
+                int64_t* keys, int* squares, uint64_t* flipped, int empties, int alpha,
                 int* cutoff, bint* eager) noexcept nogil:
-    """Fill ``squares``/``flipped`` with the moves, best first; returns how many.  Given a
+    """Fill ``squares``/``flipped`` with the moves and ``keys`` with their merit (distinct,
+    higher first: ``_pick`` takes them in order); returns how many.  Given a
     ``cutoff`` (a null-window node: enhanced transposition cutoffs), a child whose stored
     bound already refutes this node sets it to the score and stops the ordering; NULL
     (a principal-variation node, whose window is not null) orders without them.  Given
     ``eager`` true, the first move met that leaves the opponent at most FORCING replies
     ends the ordering at once, alone in the lists, and ``eager`` stays true; otherwise it
     is set false."""
-    cdef int keys[64]
     cdef int sqs[64]
     cdef uint64_t fs[64]
     cdef Entry* buckets[64]
@@ -616,6 +649,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         else:
             replies = legal_moves(after_P, after_O)
             if eager != NULL and eager[0] and _mobility(replies) <= FORCING:
+                keys[0] = 0
                 squares[0] = sq
                 flipped[0] = f
                 return 1
@@ -633,7 +667,10 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
                 # sorts by a shallow search there): one reply less is worth two discs.
                 key -= values[i] * 128 // EVAL_SCALE
-        _insert(keys, squares, flipped, n, key, sq, f)
+        # Ties go to the move met first.
+        keys[n] = (<int64_t>key) * 64 + (63 - n)
+        squares[n] = sq
+        flipped[n] = f
         n += 1
     if eager != NULL:
         eager[0] = False
@@ -743,6 +780,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     cdef uint64_t moves, f
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, cutoff = -INF
     cdef bint eager
+    cdef int64_t keys[64]
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
@@ -786,7 +824,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             return best
     # Where the ordering is cheap, a forcing move is searched as soon as it is met.
     eager = empties < EVAL_SORT_EMPTIES and (moves & (moves - 1)) != 0
-    n = _order(ctx, P, O, moves, PASS_MOVE, squares, flipped, empties, alpha, &cutoff, &eager)
+    n = _order(ctx, P, O, moves, PASS_MOVE, keys, squares, flipped, empties, alpha, &cutoff,
+               &eager)
     if cutoff != -INF:
         return cutoff
     if eager:
@@ -797,17 +836,19 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             hash_move = squares[0]
         n = 0
         if best <= alpha:
-            n = _order(ctx, P, O, moves ^ ((<uint64_t>1) << squares[0]), PASS_MOVE, squares,
-                       flipped, empties, alpha, &cutoff, NULL)
+            n = _order(ctx, P, O, moves ^ ((<uint64_t>1) << squares[0]), PASS_MOVE, keys,
+                       squares, flipped, empties, alpha, &cutoff, NULL)
             if cutoff != -INF:
                 return cutoff
     for i in range(n):
         if (ctx.workers != NULL and empties >= SPLIT_EMPTIES and n - i >= 2
                 and ctx.workers.idle > 0 and (i > 0 or best != -INF)):
             # The eldest brother is searched: the rest may go to idle helpers.
+            _sort(keys, squares, flipped, i, n)
             _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
                    &hash_move)
             break
+        _pick(keys, squares, flipped, i, n)
         v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                   -alpha - 1, empties - 1)
         if v > best:
@@ -829,6 +870,7 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     that reached it (PASS_MOVE when the side to move must pass)."""
     cdef uint64_t moves
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, alpha0 = alpha, child_move
+    cdef int64_t keys[64]
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef Found e
@@ -851,8 +893,9 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
             return e.lower
     # The same order as a null-window node's (the evaluation's from EVAL_SORT_EMPTIES),
     # without the transposition cutoffs, which need a null window.
-    n = _order(ctx, P, O, moves, hash_move, squares, flipped, empties, alpha, NULL, NULL)
+    n = _order(ctx, P, O, moves, hash_move, keys, squares, flipped, empties, alpha, NULL, NULL)
     for i in range(n):
+        _pick(keys, squares, flipped, i, n)
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                       -beta, -alpha, empties - 1, &child_move)
