@@ -38,6 +38,10 @@ cdef enum:
     # there moves last in its region) gains 3/8 of a reply in the order, as Egaroucid
     # weighs odd quadrants near a reply at 7-10 empties.
     ISOLATED_BONUS = 96
+    # At or above: the opponent's potential mobility (empty squares next to the mover's
+    # discs) joins the order; below, it costs more than it saves (Egaroucid orders 7-10
+    # empties by replies and parity alone).
+    POTENTIAL_EMPTIES = 11
     # Evaluation searches (the ordering's look-ahead, the selective cuts) this shallow or
     # shallower run in the evaluator's own search, which follows the pattern indices from
     # move to move instead of reading every leaf from scratch (it tries the moves in
@@ -656,9 +660,9 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
             # Fewest replies first (corners count twice), then the mover's discs made safe
             # at the corners (as Edax orders), then fewest empty squares next to the
             # mover's discs (the opponent's potential mobility).
-            key = (((36 - _mobility(replies)) << 8)
-                   + 16 * _corner_stability(after_O)
-                   - count(empty & ~((<uint64_t>1) << sq) & _around(after_O)))
+            key = ((36 - _mobility(replies)) << 8) + 16 * _corner_stability(after_O)
+            if empties >= POTENTIAL_EMPTIES:
+                key -= count(empty & ~((<uint64_t>1) << sq) & _around(after_O))
             if (CORNERS >> sq) & 1:
                 key += 1 << 6
             if (isolated >> sq) & 1:
