@@ -42,6 +42,8 @@ cdef enum:
     # discs) joins the order; below, it costs more than it saves (Egaroucid orders 7-10
     # empties by replies and parity alone).
     POTENTIAL_EMPTIES = 11
+    # A disc the move makes safe at the corners weighs 1/8 of a reply in the order.
+    CORNER_SAFE_WEIGHT = 32
     # Evaluation searches (the ordering's look-ahead, the selective cuts) this shallow or
     # shallower run in the evaluator's own search, which follows the pattern indices from
     # move to move instead of reading every leaf from scratch (it tries the moves in
@@ -660,7 +662,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
             # Fewest replies first (corners count twice), then the mover's discs made safe
             # at the corners (as Edax orders), then fewest empty squares next to the
             # mover's discs (the opponent's potential mobility).
-            key = ((36 - _mobility(replies)) << 8) + 16 * _corner_stability(after_O)
+            key = (((36 - _mobility(replies)) << 8)
+                   + CORNER_SAFE_WEIGHT * _corner_stability(after_O))
             if empties >= POTENTIAL_EMPTIES:
                 key -= count(empty & ~((<uint64_t>1) << sq) & _around(after_O))
             if (CORNERS >> sq) & 1:
