@@ -521,19 +521,10 @@ cdef inline int _corner_stability(uint64_t b) noexcept nogil:
                        | CORNERS)))
 
 
-cdef inline void _insert(int* keys, int* squares, uint64_t* flipped, int n, int key, int sq,
-                         uint64_t f) noexcept nogil:
-    """Insert a move into the first ``n`` of the lists, kept sorted by ``keys``, highest
-    first; equal keys keep their order (insertion sort: move lists are short)."""
-    cdef int i = n
-    while i > 0 and keys[i - 1] < key:
-        keys[i] = keys[i - 1]
-        squares[i] = squares[i - 1]
-        flipped[i] = flipped[i - 1]
-        i -= 1
-    keys[i] = key
-    squares[i] = sq
-    flipped[i] = f
+cdef inline int64_t _rank(int key, int n) noexcept nogil:
+    """The sort key of the ``n``-th move met, of merit ``key`` (higher first): distinct,
+    ties going to the move met first."""
+    return (<int64_t>key) * 64 + (63 - n)
 
 
 cdef inline void _pick(int64_t* keys, int* squares, uint64_t* flipped, int i,
@@ -655,13 +646,12 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         else:
             replies = legal_moves(after_P, after_O)
             if eager != NULL and eager[0] and _mobility(replies) <= FORCING:
-                keys[0] = 0
                 squares[0] = sq
                 flipped[0] = f
                 return 1
             # Fewest replies first (corners count twice), then the mover's discs made safe
-            # at the corners (as Edax orders), then fewest empty squares next to the
-            # mover's discs (the opponent's potential mobility).
+            # at the corners (as Edax orders), then from POTENTIAL_EMPTIES fewest empty
+            # squares next to the mover's discs (the opponent's potential mobility).
             key = (((36 - _mobility(replies)) << 8)
                    + CORNER_SAFE_WEIGHT * _corner_stability(after_O))
             if empties >= POTENTIAL_EMPTIES:
@@ -674,8 +664,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
                 # sorts by a shallow search there): one reply less is worth two discs.
                 key -= values[i] * 128 // EVAL_SCALE
-        # Ties go to the move met first.
-        keys[n] = (<int64_t>key) * 64 + (63 - n)
+        keys[n] = _rank(key, n)
         squares[n] = sq
         flipped[n] = f
         n += 1
@@ -690,11 +679,11 @@ cdef inline int _sort_depth(int empties) noexcept nogil:
     return 0 if d < 0 else 4 if d > 4 else d
 
 
-cdef inline int _fewest_replies_first(uint64_t P, uint64_t O, uint64_t moves, int* squares,
-                                     uint64_t* flipped) noexcept nogil:
-    """Fill ``squares``/``flipped`` with ``moves``, those that leave the opponent the fewest
-    replies first (corners count twice); returns how many."""
-    cdef int keys[64]
+cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves, int64_t* keys,
+                                int* squares, uint64_t* flipped) noexcept nogil:
+    """Fill ``squares``/``flipped`` with ``moves`` and ``keys`` with their merit for
+    ``_pick``: the fewer replies they leave the opponent, the better (corners count
+    twice); returns how many."""
     cdef int n = 0, sq
     cdef uint64_t f, replies
     while moves:
@@ -702,7 +691,9 @@ cdef inline int _fewest_replies_first(uint64_t P, uint64_t O, uint64_t moves, in
         moves &= moves - 1
         f = flips(P, O, sq)
         replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
-        _insert(keys, squares, flipped, n, -_mobility(replies), sq, f)
+        keys[n] = _rank(-_mobility(replies), n)
+        squares[n] = sq
+        flipped[n] = f
         n += 1
     return n
 
@@ -713,6 +704,7 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     owning ``P``): the move ordering's look ahead, and the selective cuts' prediction.
     The order of its moves changes its cost, never its value inside the window."""
     cdef int best = -VALUE_INF, v, n, i
+    cdef int64_t keys[64]
     cdef int squares[64]
     cdef uint64_t flipped[64]
     cdef uint64_t moves
@@ -736,8 +728,9 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
         return -_eval_search(ctx, O, P, -beta, -alpha, depth)
     # Deeper than the tail, fewest replies first: in square order such a search costs
     # many times as much.
-    n = _fewest_replies_first(P, O, moves, squares, flipped)
+    n = _fewest_replies(P, O, moves, keys, squares, flipped)
     for i in range(n):
+        _pick(keys, squares, flipped, i, n)
         v = -_eval_search(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                           -beta, -alpha, depth - 1)
         if v > best:
