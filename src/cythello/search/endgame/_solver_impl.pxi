@@ -4,7 +4,7 @@
 # ``_run`` is the entry point (handed to ``_solver`` by a capsule); both builds search the
 # same tree node for node.  The transposition table and the parallel search are in their
 # own files, included here.
-from libc.stdint cimport uint64_t, int64_t, int8_t, int16_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int64_t, int8_t, int16_t, uint8_t, uint16_t, INT64_MIN
 from libc.stdlib cimport calloc, free
 from cpython.pycapsule cimport PyCapsule_New
 
@@ -76,9 +76,12 @@ cdef uint64_t DIAG9[64]           # the a1-h8 diagonal through each square
 cdef uint64_t DIAG7[64]           # the a8-h1 diagonal through each square
 cdef uint64_t NEIGHBOUR[64]       # the squares around each square
 cdef int STABILITY_MIN[65]        # try the stability cutoff only when alpha reaches this
-# Squares by how early they are tried at shallow depth: corners, edges away from the
-# corners, the centre, the rest, C-squares, X-squares.
-cdef uint64_t PRIORITY[6]
+# The order of the squares at shallow depth (_nws_shallow): corners, edges away from the
+# corners, the centre, the rest, C-squares, X-squares, each class in square order.  A
+# square's bit in that order (RANK_BIT), and the square of each rank (RANK_SQUARE): a
+# node's moves become one word whose set bits run in the order they are tried.
+cdef uint64_t RANK_BIT[64]
+cdef int RANK_SQUARE[64]
 
 
 cdef void _init_tables() noexcept:
@@ -122,12 +125,20 @@ cdef void _init_tables() noexcept:
             STABILITY_MIN[x] = thresholds[x - 4] - 4
         else:
             STABILITY_MIN[x] = min(64, 20 + 2 * (x - 12))
-    PRIORITY[0] = CORNERS
-    PRIORITY[1] = 0x3C0081818181003CULL          # edges two or more away from a corner
-    PRIORITY[2] = 0x00003C3C3C3C0000ULL          # the centre
-    PRIORITY[5] = 0x0042000000004200ULL          # X-squares
-    PRIORITY[4] = 0x4281000000008142ULL          # C-squares
-    PRIORITY[3] = ~(PRIORITY[0] | PRIORITY[1] | PRIORITY[2] | PRIORITY[4] | PRIORITY[5])
+    cdef uint64_t classes[6]
+    classes[0] = CORNERS
+    classes[1] = 0x3C0081818181003CULL           # edges two or more away from a corner
+    classes[2] = 0x00003C3C3C3C0000ULL           # the centre
+    classes[5] = 0x0042000000004200ULL           # X-squares
+    classes[4] = 0x4281000000008142ULL           # C-squares
+    classes[3] = ~(classes[0] | classes[1] | classes[2] | classes[4] | classes[5])
+    r = 0
+    for k in range(6):
+        for sq in range(64):
+            if (classes[k] >> sq) & 1:
+                RANK_BIT[sq] = (<uint64_t>1) << r
+                RANK_SQUARE[r] = sq
+                r += 1
 
 _init_tables()
 
@@ -363,18 +374,18 @@ cdef inline uint64_t _isolated(uint64_t empty) noexcept nogil:
 
 
 cdef inline void _isolated_first(uint64_t empty, int* sq, int n) noexcept nogil:
-    """Order ``sq[0..n)``: isolated empties first, each part in its order."""
-    cdef uint64_t first = _isolated(empty)
-    cdef int i, j, t, k = 0
+    """The ``n`` squares of ``empty`` in ``sq``: isolated empties first, each part in
+    square order.  A fixed number of steps, each taking the next square of the isolated
+    part while it lasts (fewer branches to guess than sorting the squares)."""
+    cdef uint64_t first = _isolated(empty), rest = empty & ~first, src, low
+    cdef int i
     for i in range(n):
-        if (first >> sq[i]) & 1:
-            t = sq[i]
-            j = i
-            while j > k:
-                sq[j] = sq[j - 1]
-                j -= 1
-            sq[k] = t
-            k += 1
+        src = first if first else rest
+        low = src & (0 - src)
+        sq[i] = first_square(src)
+        # The square taken is in one of the two parts: clearing it from both is the same.
+        first &= ~low
+        rest &= ~low
 
 
 cdef inline int _stability_cutoff(uint64_t P, uint64_t O, int alpha,
@@ -392,7 +403,7 @@ cdef inline int _stability_cutoff(uint64_t P, uint64_t O, int alpha,
 
 
 cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogil:
-    cdef uint64_t empty = ~(P | O), e = empty, f
+    cdef uint64_t empty = ~(P | O), f
     cdef int sq[4]
     cdef int i, best = -INF, v
     ctx.nodes += 1
@@ -400,9 +411,6 @@ cdef int _solve_4(Context* ctx, uint64_t P, uint64_t O, int alpha) noexcept nogi
     v = _stability_cutoff(P, O, alpha, 4)
     if v != INF:
         return v
-    for i in range(4):
-        sq[i] = first_square(e)
-        e &= e - 1
     _isolated_first(empty, sq, 4)
     for i in range(4):
         if NEIGHBOUR[sq[i]] & O:
@@ -469,8 +477,9 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
                       int empties) noexcept nogil:
     """5 to TT_EMPTIES - 1 empties, without the table: the moves on isolated empties first,
     each half by square type (corners first, X-squares last)."""
-    cdef uint64_t moves, isolated, group, part, f
-    cdef int v, k, sq, half, best = -INF
+    cdef uint64_t moves, isolated, part, f
+    cdef uint64_t ranked[2]
+    cdef int v, sq, half, best = -INF
     ctx.nodes += 1
     if _should_stop(ctx):
         return 0
@@ -482,29 +491,30 @@ cdef int _nws_shallow(Context* ctx, uint64_t P, uint64_t O, int alpha,
         if legal_moves(O, P) == 0:
             return final_disc_difference(P, O)
         return -_nws_shallow(ctx, O, P, -alpha - 1, empties)
+    # The moves as two words of ranks (RANK_BIT): those on isolated empties, the rest.
     isolated = _isolated(~(P | O))
+    ranked[0] = ranked[1] = 0
+    while moves:
+        sq = first_square(moves)
+        moves &= moves - 1
+        ranked[((isolated >> sq) & 1) ^ 1] |= RANK_BIT[sq]
     for half in range(2):
-        part = moves & (isolated if half == 0 else ~isolated)
-        k = 0
+        part = ranked[half]
         while part:
-            group = part & PRIORITY[k]
-            part ^= group
-            k += 1
-            while group:
-                sq = first_square(group)
-                group &= group - 1
-                f = flips(P, O, sq)
-                # The children directly, not through _nws's dispatch: most of the
-                # search's nodes are here.
-                if empties > 5:
-                    v = -_nws_shallow(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1,
-                                      empties - 1)
-                else:
-                    v = -_solve_4(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        return best
+            sq = RANK_SQUARE[first_square(part)]
+            part &= part - 1
+            f = flips(P, O, sq)
+            # The children directly, not through _nws's dispatch: most of the search's
+            # nodes are here.
+            if empties > 5:
+                v = -_nws_shallow(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1,
+                                  empties - 1)
+            else:
+                v = -_solve_4(ctx, O ^ f, P | f | ((<uint64_t>1) << sq), -alpha - 1)
+            if v > best:
+                best = v
+                if v > alpha:
+                    return best
     return best
 
 
@@ -527,28 +537,35 @@ cdef inline int64_t _rank(int key, int n) noexcept nogil:
     return (<int64_t>key) * 64 + (63 - n)
 
 
+cdef inline void _swap(int64_t* keys, int* squares, uint64_t* flipped, int i,
+                       int b) noexcept nogil:
+    cdef int64_t k = keys[i]
+    cdef int sq = squares[i]
+    cdef uint64_t f = flipped[i]
+    keys[i] = keys[b]
+    keys[b] = k
+    squares[i] = squares[b]
+    squares[b] = sq
+    flipped[i] = flipped[b]
+    flipped[b] = f
+
+
 cdef inline void _pick(int64_t* keys, int* squares, uint64_t* flipped, int i,
                        int n) noexcept nogil:
     """Bring the best of moves ``i..n-1`` to ``i`` (selection, as Edax picks its next
     move: at most nodes the first move decides, and the rest is never sorted).  The keys
-    are distinct, so the moves come in one order however the rest is shuffled."""
+    are distinct, so the moves come in one order however the rest is shuffled.  The
+    orderers (``_order``, ``_fewest_replies``) leave the best move first already: the
+    searches pick from the second move on."""
     cdef int j, b = i
-    cdef int sq
-    cdef int64_t k
-    cdef uint64_t f
+    cdef int64_t k, top = keys[i]
     for j in range(i + 1, n):
-        if keys[j] > keys[b]:
-            b = j
+        # The best so far in registers (a conditional move, not a guessed branch).
+        k = keys[j]
+        b = j if k > top else b
+        top = k if k > top else top
     if b != i:
-        k = keys[i]
-        keys[i] = keys[b]
-        keys[b] = k
-        sq = squares[i]
-        squares[i] = squares[b]
-        squares[b] = sq
-        f = flipped[i]
-        flipped[i] = flipped[b]
-        flipped[b] = f
+        _swap(keys, squares, flipped, i, b)
 
 
 cdef inline void _sort(int64_t* keys, int* squares, uint64_t* flipped, int i,
@@ -577,21 +594,22 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 int64_t* keys, int* squares, uint64_t* flipped, int empties, int alpha,
                 int* cutoff, bint* eager) noexcept nogil:
     """Fill ``squares``/``flipped`` with the moves and ``keys`` with their merit (distinct,
-    higher first: ``_pick`` takes them in order); returns how many.  Given a
-    ``cutoff`` (a null-window node: enhanced transposition cutoffs), a child whose stored
-    bound already refutes this node sets it to the score and stops the ordering; NULL
-    (a principal-variation node, whose window is not null) orders without them.  Given
-    ``eager`` true, the first move met that leaves the opponent at most FORCING replies
-    ends the ordering at once, alone in the lists, and ``eager`` stays true; otherwise it
-    is set false."""
+    higher first, the best already first: ``_pick`` takes the rest in order); returns
+    how many.  Given a ``cutoff`` (a null-window node: enhanced transposition cutoffs),
+    a child whose stored bound already refutes this node sets it to the score and 0 is
+    returned; NULL (a principal-variation node, whose window is not null) orders without
+    them.  Given ``eager`` true, the first move met that leaves the opponent at most
+    FORCING replies ends the ordering, alone in the lists (after the transposition
+    cutoffs), and ``eager`` stays true; otherwise it is set false."""
     cdef int sqs[64]
     cdef uint64_t fs[64]
     cdef Entry* buckets[64]
     cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
     # The moves that get ISOLATED_BONUS (none where the evaluation orders).
     cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
-    cdef int n = 0, m = 0, i, sq, key, depth
+    cdef int n = 0, m = 0, i, sq, key, depth, forced = -1, top = 0
     cdef int values[64]          # the evaluation's search of each child (where it orders)
+    cdef int64_t rank, top_rank = INT64_MIN     # keys[top]: the best so far
     cdef unsigned long long eval_nodes = 0
     cdef bint evaluated = ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES
     # The children's table (NULL: they have none).
@@ -634,11 +652,6 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         f = fs[i]
         after_P = O ^ f                                   # the opponent, to move next
         after_O = P | f | ((<uint64_t>1) << sq)
-        if cutoff != NULL and child_table != NULL and not evaluated:
-            # Enhanced transposition cutoffs wherever the children are in a table: with
-            # the near tables the probes of 8-13 empties are cheap.
-            if _refutes(ctx, buckets[i], after_P, after_O, alpha, cutoff):
-                return 0
         if sq == hash_move:
             key = 1 << 30
         elif after_P == 0:
@@ -646,9 +659,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         else:
             replies = legal_moves(after_P, after_O)
             if eager != NULL and eager[0] and _mobility(replies) <= FORCING:
-                squares[0] = sq
-                flipped[0] = f
-                return 1
+                forced = i
+                break
             # Fewest replies first (corners count twice), then the mover's discs made safe
             # at the corners (as Edax orders), then from POTENTIAL_EMPTIES fewest empty
             # squares next to the mover's discs (the opponent's potential mobility).
@@ -664,12 +676,30 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 # Far from the end, what the evaluation thinks of the move counts too (Edax
                 # sorts by a shallow search there): one reply less is worth two discs.
                 key -= values[i] * 128 // EVAL_SCALE
-        keys[n] = _rank(key, n)
+        rank = _rank(key, n)
+        keys[n] = rank
         squares[n] = sq
         flipped[n] = f
+        top = n if rank > top_rank else top
+        top_rank = rank if rank > top_rank else top_rank
         n += 1
+    if cutoff != NULL and child_table != NULL and not evaluated:
+        # Enhanced transposition cutoffs wherever the children are in a table (with the
+        # near tables the probes of 8-13 empties are cheap), after the ordering's work,
+        # which gives the children's buckets time to arrive: probed as soon as fetched,
+        # the search waited on them for 7 % of its time.
+        for i in range(m):
+            if _refutes(ctx, buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
+                        alpha, cutoff):
+                return 0
+    if forced >= 0:
+        squares[0] = sqs[forced]
+        flipped[0] = fs[forced]
+        return 1
     if eager != NULL:
         eager[0] = False
+    if top != 0:
+        _swap(keys, squares, flipped, 0, top)       # the best first
     return n
 
 
@@ -682,19 +712,25 @@ cdef inline int _sort_depth(int empties) noexcept nogil:
 cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves, int64_t* keys,
                                 int* squares, uint64_t* flipped) noexcept nogil:
     """Fill ``squares``/``flipped`` with ``moves`` and ``keys`` with their merit for
-    ``_pick``: the fewer replies they leave the opponent, the better (corners count
-    twice); returns how many."""
-    cdef int n = 0, sq
+    ``_pick``, the best first: the fewer replies they leave the opponent, the better
+    (corners count twice); returns how many."""
+    cdef int n = 0, sq, top = 0
+    cdef int64_t rank, top_rank = INT64_MIN
     cdef uint64_t f, replies
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
         replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
-        keys[n] = _rank(-_mobility(replies), n)
+        rank = _rank(-_mobility(replies), n)
+        keys[n] = rank
         squares[n] = sq
         flipped[n] = f
+        top = n if rank > top_rank else top
+        top_rank = rank if rank > top_rank else top_rank
         n += 1
+    if top != 0:
+        _swap(keys, squares, flipped, 0, top)       # the best first
     return n
 
 
@@ -730,7 +766,8 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     # many times as much.
     n = _fewest_replies(P, O, moves, keys, squares, flipped)
     for i in range(n):
-        _pick(keys, squares, flipped, i, n)
+        if i > 0:
+            _pick(keys, squares, flipped, i, n)
         v = -_eval_search(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                           -beta, -alpha, depth - 1)
         if v > best:
@@ -848,7 +885,8 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
                    &hash_move)
             break
-        _pick(keys, squares, flipped, i, n)
+        if i > 0:
+            _pick(keys, squares, flipped, i, n)
         v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                   -alpha - 1, empties - 1)
         if v > best:
@@ -895,7 +933,8 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     # without the transposition cutoffs, which need a null window.
     n = _order(ctx, P, O, moves, hash_move, keys, squares, flipped, empties, alpha, NULL, NULL)
     for i in range(n):
-        _pick(keys, squares, flipped, i, n)
+        if i > 0:
+            _pick(keys, squares, flipped, i, n)
         if i == 0:
             v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
                       -beta, -alpha, empties - 1, &child_move)
