@@ -107,7 +107,7 @@ cdef void _store(Table* t, uint64_t P, uint64_t O, int alpha, int beta, int scor
         e = &b[1]
     else:
         # Replace an entry of an older root position, else the one with less work behind it.
-        e = &b[0] if _age(&b[0], t.date) <= _age(&b[1], t.date) else &b[1]
+        e = &b[<int>(_age(&b[0], t.date) > _age(&b[1], t.date))]
         f.move = PASS_MOVE
         f.certainty = -1
     if f.certainty != certainty:  # a new entry, or bounds no search of this kind may take
