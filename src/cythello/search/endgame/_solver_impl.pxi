@@ -66,6 +66,7 @@ cdef enum:
     PROBCUT_DEPTH_MIN = 1
     PROBCUT_EMPTIES_PER_PLY = 3
     EXACT_WIDTH = 255         # the certainty of an exact search's table entries
+    FORCED_KEY = -(1 << 30)   # _key: a forcing move, searched before the rest is ordered
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
@@ -590,6 +591,37 @@ cdef inline bint _refutes(Context* ctx, Entry* bucket, uint64_t P, uint64_t O, i
     return False
 
 
+cdef inline int _key(uint64_t P, uint64_t O, int sq, uint64_t f, int hash_move,
+                     uint64_t empty, uint64_t isolated, int empties, bint eager,
+                     int penalty) noexcept nogil:
+    """The merit of the move to ``sq`` (flipping ``f``) in the order, higher first, less
+    ``penalty`` unless it is the hash move or a wipe-out; FORCED_KEY if ``eager`` and it
+    leaves the opponent at most FORCING replies."""
+    cdef uint64_t after_P = O ^ f                        # the opponent, to move next
+    cdef uint64_t after_O = P | f | ((<uint64_t>1) << sq)
+    cdef uint64_t replies
+    cdef int key
+    if sq == hash_move:
+        return 1 << 30
+    if after_P == 0:
+        return 1 << 29                                    # wipe-out
+    replies = legal_moves(after_P, after_O)
+    if eager and _mobility(replies) <= FORCING:
+        return FORCED_KEY
+    # Fewest replies first (corners count twice), then the mover's discs made safe at the
+    # corners (as Edax orders), then from POTENTIAL_EMPTIES fewest empty squares next to
+    # the mover's discs (the opponent's potential mobility).
+    key = (((36 - _mobility(replies)) << 8)
+           + CORNER_SAFE_WEIGHT * _corner_stability(after_O))
+    if empties >= POTENTIAL_EMPTIES:
+        key -= count(empty & ~((<uint64_t>1) << sq) & _around(after_O))
+    if (CORNERS >> sq) & 1:
+        key += 1 << 6
+    if (isolated >> sq) & 1:
+        key += ISOLATED_BONUS
+    return key - penalty
+
+
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
                 int64_t* keys, int* squares, uint64_t* flipped, int empties, int alpha,
                 int* cutoff, bint* eager) noexcept nogil:
@@ -604,7 +636,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef int sqs[64]
     cdef uint64_t fs[64]
     cdef Entry* buckets[64]
-    cdef uint64_t f, after_P, after_O, replies, empty = ~(P | O)
+    cdef uint64_t f, empty = ~(P | O)
     # The moves that get ISOLATED_BONUS (none where the evaluation orders).
     cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
     cdef int n = 0, m = 0, i, sq, key, depth, forced = -1, top = 0
@@ -648,46 +680,27 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                 values[i] = _eval_search(ctx, O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
                                          -VALUE_INF, (SORT_WINDOW - alpha) * EVAL_SCALE, depth)
     for i in range(m):
-        sq = sqs[i]
-        f = fs[i]
-        after_P = O ^ f                                   # the opponent, to move next
-        after_O = P | f | ((<uint64_t>1) << sq)
-        if sq == hash_move:
-            key = 1 << 30
-        elif after_P == 0:
-            key = 1 << 29                                 # wipe-out
-        else:
-            replies = legal_moves(after_P, after_O)
-            if eager != NULL and eager[0] and _mobility(replies) <= FORCING:
-                forced = i
-                break
-            # Fewest replies first (corners count twice), then the mover's discs made safe
-            # at the corners (as Edax orders), then from POTENTIAL_EMPTIES fewest empty
-            # squares next to the mover's discs (the opponent's potential mobility).
-            key = (((36 - _mobility(replies)) << 8)
-                   + CORNER_SAFE_WEIGHT * _corner_stability(after_O))
-            if empties >= POTENTIAL_EMPTIES:
-                key -= count(empty & ~((<uint64_t>1) << sq) & _around(after_O))
-            if (CORNERS >> sq) & 1:
-                key += 1 << 6
-            if (isolated >> sq) & 1:
-                key += ISOLATED_BONUS
-            if evaluated:
-                # Far from the end, what the evaluation thinks of the move counts too (Edax
-                # sorts by a shallow search there): one reply less is worth two discs.
-                key -= values[i] * 128 // EVAL_SCALE
+        # Far from the end, what the evaluation thinks of the move counts too (Edax sorts
+        # by a shallow search there): one reply less is worth two discs.
+        key = _key(P, O, sqs[i], fs[i], hash_move, empty, isolated, empties,
+                   eager != NULL and eager[0],
+                   values[i] * 128 // EVAL_SCALE if evaluated else 0)
+        if key == FORCED_KEY:
+            forced = i
+            break
         rank = _rank(key, n)
         keys[n] = rank
-        squares[n] = sq
-        flipped[n] = f
+        squares[n] = sqs[i]
+        flipped[n] = fs[i]
         top = n if rank > top_rank else top
         top_rank = rank if rank > top_rank else top_rank
         n += 1
     if cutoff != NULL and child_table != NULL and not evaluated:
         # Enhanced transposition cutoffs wherever the children are in a table (with the
         # near tables the probes of 8-13 empties are cheap), after the ordering's work,
-        # which gives the children's buckets time to arrive: probed as soon as fetched,
-        # the search waited on them for 7 % of its time.
+        # which gives the children's buckets time to arrive (probed as soon as fetched,
+        # the search waited on them for 7 % of its time), and of every child, even after
+        # a forcing move is met.
         for i in range(m):
             if _refutes(ctx, buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
                         alpha, cutoff):
