@@ -551,6 +551,19 @@ cdef inline void _swap(int64_t* keys, int* squares, uint64_t* flipped, int i,
     flipped[b] = f
 
 
+cdef inline void _keep(int64_t* keys, int* squares, uint64_t* flipped, int n, int key,
+                       int sq, uint64_t f, int* top, int64_t* top_rank) noexcept nogil:
+    """Put the ``n``-th move met, of merit ``key``, in the lists; ``top`` and ``top_rank``
+    follow the best so far (by conditional moves), which the orderers bring to the front
+    when they are done: the searches' first pick is then free."""
+    cdef int64_t rank = _rank(key, n)
+    keys[n] = rank
+    squares[n] = sq
+    flipped[n] = f
+    top[0] = n if rank > top_rank[0] else top[0]
+    top_rank[0] = rank if rank > top_rank[0] else top_rank[0]
+
+
 cdef inline void _pick(int64_t* keys, int* squares, uint64_t* flipped, int i,
                        int n) noexcept nogil:
     """Bring the best of moves ``i..n-1`` to ``i`` (selection, as Edax picks its next
@@ -641,7 +654,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
     cdef uint64_t isolated = _isolated(empty) if empties < EVAL_SORT_EMPTIES else 0
     cdef int n = 0, m = 0, i, sq, key, depth, forced = -1, top = 0
     cdef int values[64]          # the evaluation's search of each child (where it orders)
-    cdef int64_t rank, top_rank = INT64_MIN     # keys[top]: the best so far
+    cdef int64_t top_rank = INT64_MIN           # keys[top]: the best so far
     cdef unsigned long long eval_nodes = 0
     cdef bint evaluated = ctx.evaluate != NULL and empties >= EVAL_SORT_EMPTIES
     # The children's table (NULL: they have none).
@@ -688,12 +701,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         if key == FORCED_KEY:
             forced = i
             break
-        rank = _rank(key, n)
-        keys[n] = rank
-        squares[n] = sqs[i]
-        flipped[n] = fs[i]
-        top = n if rank > top_rank else top
-        top_rank = rank if rank > top_rank else top_rank
+        _keep(keys, squares, flipped, n, key, sqs[i], fs[i], &top, &top_rank)
         n += 1
     if cutoff != NULL and child_table != NULL and not evaluated:
         # Enhanced transposition cutoffs wherever the children are in a table (with the
@@ -728,19 +736,14 @@ cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves, int64_t*
     ``_pick``, the best first: the fewer replies they leave the opponent, the better
     (corners count twice); returns how many."""
     cdef int n = 0, sq, top = 0
-    cdef int64_t rank, top_rank = INT64_MIN
+    cdef int64_t top_rank = INT64_MIN
     cdef uint64_t f, replies
     while moves:
         sq = first_square(moves)
         moves &= moves - 1
         f = flips(P, O, sq)
         replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
-        rank = _rank(-_mobility(replies), n)
-        keys[n] = rank
-        squares[n] = sq
-        flipped[n] = f
-        top = n if rank > top_rank else top
-        top_rank = rank if rank > top_rank else top_rank
+        _keep(keys, squares, flipped, n, -_mobility(replies), sq, f, &top, &top_rank)
         n += 1
     if top != 0:
         _swap(keys, squares, flipped, 0, top)       # the best first
