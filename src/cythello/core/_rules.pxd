@@ -17,6 +17,7 @@ cdef extern from "cy_rays.h" nogil:
 cdef extern from "cy_moves.h" nogil:
     uint64_t cy_legal_moves(uint64_t P, uint64_t O)
     uint64_t cy_flips(uint64_t P, uint64_t O, int sq)
+    const int FLIPS_VECTOR "CY_FLIPS_VECTOR"     # 1: the vector spelling (cheap flips)
 
 cdef enum:
     PASS_MOVE = 64          # the pass, a move of its own

@@ -20,6 +20,10 @@
 #if defined(__AVX2__)
 #include <immintrin.h>
 
+/* 1 where cy_flips is this vector spelling: cheap enough that a caller may call it on a
+ * square that flips nothing rather than guess a branch to skip it. */
+#define CY_FLIPS_VECTOR 1
+
 CY_INLINE __m256i cy_line_shifts(void) { return _mm256_set_epi64x(9, 7, 8, 1); }
 CY_INLINE __m256i cy_line_masks(void) {
     return _mm256_set_epi64x((int64_t)CY_INNER_FILES, (int64_t)CY_INNER_FILES, -1,
@@ -87,6 +91,8 @@ CY_INLINE uint64_t cy_flips(uint64_t P, uint64_t O, int sq) {
 }
 
 #else
+
+#define CY_FLIPS_VECTOR 0
 
 /* The runs of M that start next to a disc of P, growing toward higher bits (shift s) or
  * lower ones; the square after each run is a target. */
