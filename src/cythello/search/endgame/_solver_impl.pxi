@@ -534,62 +534,67 @@ cdef inline int _corner_stability(uint64_t b) noexcept nogil:
                        | CORNERS)))
 
 
+cdef struct MoveList:
+    # A node's moves in the order's lists: the merit of each (distinct, higher first), its
+    # square and the discs it flips, at the same index.
+    int64_t keys[64]
+    int squares[64]
+    uint64_t flipped[64]
+
+
 cdef inline int64_t _rank(int key, int n) noexcept nogil:
     """The sort key of the ``n``-th move met, of merit ``key`` (higher first): distinct,
     ties going to the move met first."""
     return (<int64_t>key) * 64 + (63 - n)
 
 
-cdef inline void _swap(int64_t* keys, int* squares, uint64_t* flipped, int i,
-                       int b) noexcept nogil:
-    cdef int64_t k = keys[i]
-    cdef int sq = squares[i]
-    cdef uint64_t f = flipped[i]
-    keys[i] = keys[b]
-    keys[b] = k
-    squares[i] = squares[b]
-    squares[b] = sq
-    flipped[i] = flipped[b]
-    flipped[b] = f
+cdef inline void _swap(MoveList* ml, int i, int b) noexcept nogil:
+    cdef int64_t k = ml.keys[i]
+    cdef int sq = ml.squares[i]
+    cdef uint64_t f = ml.flipped[i]
+    ml.keys[i] = ml.keys[b]
+    ml.keys[b] = k
+    ml.squares[i] = ml.squares[b]
+    ml.squares[b] = sq
+    ml.flipped[i] = ml.flipped[b]
+    ml.flipped[b] = f
 
 
-cdef inline void _keep(int64_t* keys, int* squares, uint64_t* flipped, int n, int key,
-                       int sq, uint64_t f, int* top, int64_t* top_rank) noexcept nogil:
-    """Put the ``n``-th move met, of merit ``key``, in the lists; ``top`` and ``top_rank``
+cdef inline void _keep(MoveList* ml, int n, int key, int sq, uint64_t f, int* top,
+                       int64_t* top_rank) noexcept nogil:
+    """Put the ``n``-th move met, of merit ``key``, in ``ml``; ``top`` and ``top_rank``
     follow the best so far (by conditional moves), which the orderers bring to the front
     when they are done: the searches' first pick is then free."""
     cdef int64_t rank = _rank(key, n)
-    keys[n] = rank
-    squares[n] = sq
-    flipped[n] = f
+    ml.keys[n] = rank
+    ml.squares[n] = sq
+    ml.flipped[n] = f
     top[0] = n if rank > top_rank[0] else top[0]
     top_rank[0] = rank if rank > top_rank[0] else top_rank[0]
 
 
-cdef inline void _pick(int64_t* keys, int* squares, uint64_t* flipped, int i,
-                       int n) noexcept nogil:
+cdef inline void _pick(MoveList* ml, int i, int n) noexcept nogil:
     """Bring the best of moves ``i..n-1`` to ``i`` (selection, as Edax picks its next
     move: at most nodes the first move decides, and the rest is never sorted).  The keys
     are distinct, so the moves come in one order however the rest is shuffled.  The
     orderers (``_order``, ``_fewest_replies``) leave the best move first already: the
     searches pick from the second move on."""
     cdef int j, b = i
-    cdef int64_t k, top = keys[i]
+    cdef int64_t k, top = ml.keys[i]
     for j in range(i + 1, n):
         # The best so far in registers (a conditional move, not a guessed branch).
-        k = keys[j]
+        k = ml.keys[j]
         b = j if k > top else b
         top = k if k > top else top
     if b != i:
-        _swap(keys, squares, flipped, i, b)
+        _swap(ml, i, b)
 
 
-cdef inline void _sort(int64_t* keys, int* squares, uint64_t* flipped, int i,
-                       int n) noexcept nogil:
+cdef inline void _sort(MoveList* ml, int i, int n) noexcept nogil:
     """Moves ``i..n-1`` in their order (for a split point's helpers, who take them in
     turn)."""
     while i < n - 1:
-        _pick(keys, squares, flipped, i, n)
+        _pick(ml, i, n)
         i += 1
 
 
@@ -638,16 +643,15 @@ cdef inline int _key(uint64_t P, uint64_t O, int sq, uint64_t f, int hash_move,
 
 
 cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_move,
-                int64_t* keys, int* squares, uint64_t* flipped, int empties, int alpha,
-                int* cutoff, bint* eager) noexcept nogil:
-    """Fill ``squares``/``flipped`` with the moves and ``keys`` with their merit (distinct,
-    higher first, the best already first: ``_pick`` takes the rest in order); returns
-    how many.  Given a ``cutoff`` (a null-window node: enhanced transposition cutoffs),
-    a child whose stored bound already refutes this node sets it to the score and 0 is
-    returned; NULL (a principal-variation node, whose window is not null) orders without
-    them.  Given ``eager`` true, the first move met that leaves the opponent at most
-    FORCING replies ends the ordering, alone in the lists (after the transposition
-    cutoffs), and ``eager`` stays true; otherwise it is set false."""
+                MoveList* ml, int empties, int alpha, int* cutoff, bint* eager) noexcept nogil:
+    """Fill ``ml`` with the moves and their merit (distinct, higher first, the best
+    already first: ``_pick`` takes the rest in order); returns how many.  Given a
+    ``cutoff`` (a null-window node: enhanced transposition cutoffs), a child whose stored
+    bound already refutes this node sets it to the score and 0 is returned; NULL (a
+    principal-variation node, whose window is not null) orders without them.  Given
+    ``eager`` true, the first move met that leaves the opponent at most FORCING replies
+    ends the ordering, alone in ``ml`` (after the transposition cutoffs), and ``eager``
+    stays true; otherwise it is set false."""
     cdef int sqs[64]
     cdef uint64_t fs[64]
     cdef Entry* buckets[64]
@@ -703,7 +707,7 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         if key == FORCED_KEY:
             forced = i
             break
-        _keep(keys, squares, flipped, n, key, sqs[i], fs[i], &top, &top_rank)
+        _keep(ml, n, key, sqs[i], fs[i], &top, &top_rank)
         n += 1
     if cutoff != NULL and child_table != NULL and not evaluated:
         # Enhanced transposition cutoffs wherever the children are in a table (with the
@@ -716,13 +720,13 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
                         alpha, cutoff):
                 return 0
     if forced >= 0:
-        squares[0] = sqs[forced]
-        flipped[0] = fs[forced]
+        ml.squares[0] = sqs[forced]
+        ml.flipped[0] = fs[forced]
         return 1
     if eager != NULL:
         eager[0] = False
     if top != 0:
-        _swap(keys, squares, flipped, 0, top)       # the best first
+        _swap(ml, 0, top)       # the best first
     return n
 
 
@@ -732,11 +736,11 @@ cdef inline int _sort_depth(int empties) noexcept nogil:
     return 0 if d < 0 else 4 if d > 4 else d
 
 
-cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves, int64_t* keys,
-                                int* squares, uint64_t* flipped) noexcept nogil:
-    """Fill ``squares``/``flipped`` with ``moves`` and ``keys`` with their merit for
-    ``_pick``, the best first: the fewer replies they leave the opponent, the better
-    (corners count twice); returns how many."""
+cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves,
+                                MoveList* ml) noexcept nogil:
+    """Fill ``ml`` with ``moves`` and their merit for ``_pick``, the best first: the fewer
+    replies they leave the opponent, the better (corners count twice); returns how
+    many."""
     cdef int n = 0, sq, top = 0
     cdef int64_t top_rank = INT64_MIN
     cdef uint64_t f, replies
@@ -745,10 +749,10 @@ cdef inline int _fewest_replies(uint64_t P, uint64_t O, uint64_t moves, int64_t*
         moves &= moves - 1
         f = flips(P, O, sq)
         replies = legal_moves(O ^ f, P | f | ((<uint64_t>1) << sq))
-        _keep(keys, squares, flipped, n, -_mobility(replies), sq, f, &top, &top_rank)
+        _keep(ml, n, -_mobility(replies), sq, f, &top, &top_rank)
         n += 1
     if top != 0:
-        _swap(keys, squares, flipped, 0, top)       # the best first
+        _swap(ml, 0, top)       # the best first
     return n
 
 
@@ -758,9 +762,7 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
     owning ``P``): the move ordering's look ahead, and the selective cuts' prediction.
     The order of its moves changes its cost, never its value inside the window."""
     cdef int best = -VALUE_INF, v, n, i
-    cdef int64_t keys[64]
-    cdef int squares[64]
-    cdef uint64_t flipped[64]
+    cdef MoveList ml
     cdef uint64_t moves
     cdef unsigned long long tail_nodes = 0
     if depth == 0:
@@ -782,11 +784,12 @@ cdef int _eval_search(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta,
         return -_eval_search(ctx, O, P, -beta, -alpha, depth)
     # Deeper than the tail, fewest replies first: in square order such a search costs
     # many times as much.
-    n = _fewest_replies(P, O, moves, keys, squares, flipped)
+    n = _fewest_replies(P, O, moves, &ml)
     for i in range(n):
         if i > 0:
-            _pick(keys, squares, flipped, i, n)
-        v = -_eval_search(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+            _pick(&ml, i, n)
+        v = -_eval_search(ctx, O ^ ml.flipped[i],
+                          P | ml.flipped[i] | ((<uint64_t>1) << ml.squares[i]),
                           -beta, -alpha, depth - 1)
         if v > best:
             best = v
@@ -835,9 +838,7 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
     cdef uint64_t moves, f
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, cutoff = -INF
     cdef bint eager
-    cdef int64_t keys[64]
-    cdef int squares[64]
-    cdef uint64_t flipped[64]
+    cdef MoveList ml
     cdef Found e
     cdef Table* tt = _tt(ctx, empties)
     cdef uint64_t nodes0 = ctx.nodes
@@ -879,37 +880,36 @@ cdef int _nws_table(Context* ctx, uint64_t P, uint64_t O, int alpha,
             return best
     # Where the ordering is cheap, a forcing move is searched as soon as it is met.
     eager = empties < EVAL_SORT_EMPTIES and (moves & (moves - 1)) != 0
-    n = _order(ctx, P, O, moves, PASS_MOVE, keys, squares, flipped, empties, alpha, &cutoff,
-               &eager)
+    n = _order(ctx, P, O, moves, PASS_MOVE, &ml, empties, alpha, &cutoff, &eager)
     if cutoff != -INF:
         return cutoff
     if eager:
-        v = -_nws(ctx, O ^ flipped[0], P | flipped[0] | ((<uint64_t>1) << squares[0]),
+        v = -_nws(ctx, O ^ ml.flipped[0], P | ml.flipped[0] | ((<uint64_t>1) << ml.squares[0]),
                   -alpha - 1, empties - 1)
         if v > best:
             best = v
-            hash_move = squares[0]
+            hash_move = ml.squares[0]
         n = 0
         if best <= alpha:
-            n = _order(ctx, P, O, moves ^ ((<uint64_t>1) << squares[0]), PASS_MOVE, keys,
-                       squares, flipped, empties, alpha, &cutoff, NULL)
+            n = _order(ctx, P, O, moves ^ ((<uint64_t>1) << ml.squares[0]), PASS_MOVE, &ml,
+                       empties, alpha, &cutoff, NULL)
             if cutoff != -INF:
                 return cutoff
     for i in range(n):
         if (ctx.workers != NULL and empties >= SPLIT_EMPTIES and n - i >= 2
                 and ctx.workers.idle > 0 and (i > 0 or best != -INF)):
             # The eldest brother is searched: the rest may go to idle helpers.
-            _sort(keys, squares, flipped, i, n)
-            _split(ctx, P, O, alpha, empties, squares + i, flipped + i, n - i, &best,
+            _sort(&ml, i, n)
+            _split(ctx, P, O, alpha, empties, ml.squares + i, ml.flipped + i, n - i, &best,
                    &hash_move)
             break
         if i > 0:
-            _pick(keys, squares, flipped, i, n)
-        v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
+            _pick(&ml, i, n)
+        v = -_nws(ctx, O ^ ml.flipped[i], P | ml.flipped[i] | ((<uint64_t>1) << ml.squares[i]),
                   -alpha - 1, empties - 1)
         if v > best:
             best = v
-            hash_move = squares[i]
+            hash_move = ml.squares[i]
             if v > alpha:
                 break
     if tt != NULL and not ctx.aborted:
@@ -924,11 +924,9 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
               int* best_move) noexcept nogil:
     """The score inside (alpha, beta) exactly, else a bound; ``best_move`` gets the move
     that reached it (PASS_MOVE when the side to move must pass)."""
-    cdef uint64_t moves
+    cdef uint64_t moves, child_P, child_O
     cdef int best = -INF, v, i, n, hash_move = PASS_MOVE, alpha0 = alpha, child_move
-    cdef int64_t keys[64]
-    cdef int squares[64]
-    cdef uint64_t flipped[64]
+    cdef MoveList ml
     cdef Found e
     cdef Table* tt = _tt(ctx, empties)
     cdef uint64_t nodes0 = ctx.nodes
@@ -949,24 +947,23 @@ cdef int _pvs(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
             return e.lower
     # The same order as a null-window node's (the evaluation's from EVAL_SORT_EMPTIES),
     # without the transposition cutoffs, which need a null window.
-    n = _order(ctx, P, O, moves, hash_move, keys, squares, flipped, empties, alpha, NULL, NULL)
+    n = _order(ctx, P, O, moves, hash_move, &ml, empties, alpha, NULL, NULL)
     for i in range(n):
         if i > 0:
-            _pick(keys, squares, flipped, i, n)
+            _pick(&ml, i, n)
+        child_P = O ^ ml.flipped[i]
+        child_O = P | ml.flipped[i] | ((<uint64_t>1) << ml.squares[i])
         if i == 0:
-            v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
-                      -beta, -alpha, empties - 1, &child_move)
+            v = -_pvs(ctx, child_P, child_O, -beta, -alpha, empties - 1, &child_move)
         else:
-            v = -_nws(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
-                      -alpha - 1, empties - 1)
+            v = -_nws(ctx, child_P, child_O, -alpha - 1, empties - 1)
             if alpha < v < beta and not ctx.aborted:
-                v = -_pvs(ctx, O ^ flipped[i], P | flipped[i] | ((<uint64_t>1) << squares[i]),
-                          -beta, -v, empties - 1, &child_move)
+                v = -_pvs(ctx, child_P, child_O, -beta, -v, empties - 1, &child_move)
         if ctx.aborted:
             return 0
         if v > best:
             best = v
-            best_move[0] = squares[i]
+            best_move[0] = ml.squares[i]
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
