@@ -269,8 +269,8 @@ cdef int _solve_2(Context* ctx, uint64_t P, uint64_t O, int alpha, int x1,
     cdef uint64_t f
     cdef int best = -INF, v
     ctx.nodes += 1
-    # A square with no opponent disc next to it flips nothing: the portable build skips
-    # its flips so, but the vector build's flips cost less than the branch guessed wrong.
+    # A square with no opponent disc next to it flips nothing.  The portable build tests
+    # that before it flips; the vector build's flips cost less than the test guessed wrong.
     if FLIPS_VECTOR or NEIGHBOUR[x1] & O:
         f = flips(P, O, x1)
         if f:
@@ -713,8 +713,8 @@ cdef int _order(Context* ctx, uint64_t P, uint64_t O, uint64_t moves, int hash_m
         # Enhanced transposition cutoffs wherever the children are in a table (with the
         # near tables the probes of 8-13 empties are cheap), after the ordering's work,
         # which gives the children's buckets time to arrive (probed as soon as fetched,
-        # the search waited on them for 7 % of its time), and of every child, even after
-        # a forcing move is met.
+        # the search waited on them), and of every child, even after a forcing move is
+        # met.
         for i in range(m):
             if _refutes(ctx, buckets[i], O ^ fs[i], P | fs[i] | ((<uint64_t>1) << sqs[i]),
                         alpha, cutoff):
