@@ -6,8 +6,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Iterator, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES = [os.environ.get("CYTHELLO_BENCH_REFERENCE", ""),
@@ -19,17 +20,32 @@ def c_compiler() -> Optional[str]:
     return shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
 
 
-def reference(seconds: float = 2.0) -> Optional[dict]:
-    """The yardstick's JSON figures, or None when its source or a C compiler is missing."""
+@contextmanager
+def yardstick() -> Iterator[Optional[Callable[[float], dict]]]:
+    """The yardstick built once: a function that runs it (``seconds`` for each timed
+    figure; perft(11) takes what it takes) and returns its JSON figures; None when its
+    source or a C compiler is missing."""
     src = next((Path(c) for c in CANDIDATES if c and (Path(c) / "refbench.c").exists()), None)
     cc = c_compiler()
     if src is None or cc is None:
-        return None
+        yield None
+        return
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "refbench"
         subprocess.run([cc, "-O2", "-o", str(exe), str(src / "refbench.c"), "-lm"], check=True)
-        out = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
+
+        def run(seconds: float) -> dict:
+            out = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True,
+                                 text=True)
+            return json.loads(out.stdout)
+
+        yield run
+
+
+def reference(seconds: float = 2.0) -> Optional[dict]:
+    """The yardstick's JSON figures, or None when its source or a C compiler is missing."""
+    with yardstick() as run:
+        return run(seconds) if run else None
 
 
 def core_round_trip_ns() -> Optional[float]:

@@ -12,6 +12,8 @@ empties on self-play positions, with the portable C yardstick's perft(11) from t
     python3 benchmarks/bench_endgame.py --passes 20-24  # each selective pass against exact
     python3 benchmarks/bench_endgame.py --presearch     # with and without the first pass
     python3 benchmarks/bench_endgame.py --against OLD/src --rounds 2   # before/after, in turn
+    python3 benchmarks/bench_endgame.py --suite 40-49 --perft-each --rounds 3  # the ratio
+                                                        # to perft(11) run beside each solve
 
 ``--pace`` measures what ``endgame_by_time`` assumes (cythello.search.endgame.play): the
 nodes within which an outcome solve of held-out PUCT self-play positions finishes, by
@@ -22,6 +24,10 @@ an exact solve from ``PRESEARCH_EMPTIES`` empties runs first (cythello.search.en
 one after the other.  ``--against OLD/src`` solves each position with this checkout's
 solver and with another checkout's (its ``src`` built in place), a process each, in turn,
 alternating which goes first: a before/after ratio that holds on a noisy machine.
+``--perft-each`` runs the yardstick's perft(11) before each position and after the last,
+and counts each solve's time in units of the perft(11) runs on either side of it: their
+sum is the suite's time over perft(11) even where the machine's speed drifts during the
+run (its neighbours' load), which one perft(11) at the start does not see.
 
 Every score is checked against the one the .obf file lists.  The suite's time divided by
 the yardstick's perft(11) time makes results comparable across machines.  Edax 4.6's
@@ -38,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-from _reference import reference
+from _reference import reference, yardstick
 
 import cythello as cy
 from cythello.search.internals import SOLVER_BUILD, Solver
@@ -111,6 +117,49 @@ def run_interleaved(name, thread_counts, verbose):
             print(f"  {i + 1:>3} {pos.board.empties():>3} empties {pos.best_score:>+4}  "
                   + "  ".join(line), flush=True)
     return {t: tuple(v) for t, v in totals.items()}
+
+
+def run_perft_each(name, threads, rounds, verbose):
+    """The suite's time in units of perft(11), each solve's seconds divided by the mean of
+    the yardstick's perft(11) seconds just before and just after it, summed; once a round
+    (a fresh solver each round).  Returns the number of wrong solves, or None without the
+    yardstick."""
+    path, count = SUITES[name]
+    positions = list(cy.read_obf(DATA / path))[:count]
+    wrong = 0
+    sums, plain = [], []
+    with yardstick() as run:
+        if run is None:
+            return None
+        for k in range(rounds):
+            solver = Solver(threads=threads)
+            before = run(0.01)["perft11_s"]
+            units = seconds = perft_total = 0.0
+            for i, pos in enumerate(positions):
+                start = time.perf_counter()
+                r = cy.solve(pos.board, solver=solver)
+                elapsed = time.perf_counter() - start
+                after = run(0.01)["perft11_s"]
+                ok = _right(r, pos)
+                wrong += not ok
+                beside = (before + after) / 2
+                units += elapsed / beside
+                seconds += elapsed
+                perft_total += beside
+                if verbose:
+                    print(f"  {i + 1:>3} {pos.board.empties():>3} empties {r.score:>+4} "
+                          f"{'ok' if ok else 'WRONG'} {elapsed:8.3f} s, perft(11) "
+                          f"{before:.3f}/{after:.3f} s: {elapsed / beside:6.2f}x", flush=True)
+                before = after
+            sums.append(units)
+            plain.append(seconds / (perft_total / len(positions)))
+            print(f"  round {k + 1}: {seconds:.2f} s, {units:.1f}x perft(11) beside each "
+                  f"solve (perft(11) {perft_total / len(positions):.3f} s on average)",
+                  flush=True)
+    print(f"FFO #{name}, {threads} thread(s), {rounds} round(s): "
+          f"{statistics.median(sums):.1f}x perft(11) by the median round "
+          f"(rounds {', '.join(f'{u:.1f}' for u in sums)}); {wrong or 'none'} wrong")
+    return wrong
 
 
 # One worker per build: reads a position's index on stdin, answers [seconds, nodes, right]
@@ -331,8 +380,11 @@ def main() -> int:
                     help="this checkout's solver against another checkout's src (built in "
                          "place), each position solved by both in turn, a process each, "
                          "at each --threads count")
+    ap.add_argument("--perft-each", action="store_true",
+                    help="the yardstick's perft(11) beside each solve: the suite's time in "
+                         "its units on a machine whose speed drifts")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="times through each suite, with --against")
+                    help="times through each suite, with --against or --perft-each")
     ap.add_argument("--presearch", action="store_true",
                     help="each position without and with the exact solve's first "
                          "selective pass, one after the other")
@@ -355,6 +407,13 @@ def main() -> int:
         wrong = sum(against(args.against, suite, threads, args.rounds)
                     for suite in args.suite or ["40-49"] for threads in thread_counts)
         return 1 if wrong else 0
+    if args.perft_each:
+        results = [run_perft_each(suite, threads, args.rounds, not args.quiet)
+                   for suite in args.suite or ["40-49"] for threads in thread_counts]
+        if None in results:
+            print("bench_endgame: the yardstick needs a C compiler", file=sys.stderr)
+            return 2
+        return 1 if sum(results) else 0
     ref = reference(2.0)
     perft = ref["perft11_s"] if ref else None
     print(f"solver build: {SOLVER_BUILD}; yardstick perft(11): "
