@@ -358,7 +358,7 @@ def test_the_table_is_taken_at_the_first_deep_solve_one_cache_line_a_bucket():
     assert Solver(table_bits=10).table_bytes == 0
     threaded = Solver(threads=3)
     threaded.reserve()
-    assert threaded.table_bytes == (64 << 20) + 3 * (64 << 15)
+    assert threaded.table_bytes == (64 << 20) + 3 * (64 << 14)
 
 
 # -- the selective endgame search ------------------------------------------------------------

@@ -85,7 +85,7 @@ cdef int _width_tenths(double t) noexcept:
 
 cdef class Solver:
     """An exact endgame solver with its own transposition table (kept between solves, so a
-    second solve of a related position is cheaper; 64 MB by default, and 2 MB for each
+    second solve of a related position is cheaper; 64 MB by default, and 1 MB for each
     thread's table near the leaves).  With ``threads`` > 1, helper threads share the work
     (young brothers wait, a lock-free shared table).  One solve at a time;
     :meth:`stop` may be called from any thread, and a stop request stands until

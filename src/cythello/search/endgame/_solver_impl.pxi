@@ -52,10 +52,11 @@ cdef enum:
     EVAL_SORT_EMPTIES = 14    # at or above: the evaluation (a shallow search) joins the order
     SORT_WINDOW = 8           # ... precise only down to this many discs below alpha
     SPLIT_EMPTIES = 12        # at or above: idle threads may share a node's moves
-    # TT_EMPTIES to NEAR_MAX_EMPTIES: each thread's own table of 2**NEAR_BITS buckets (2 MB,
-    # which stays in a core's cache; the shared 64 MB one does not).
+    # TT_EMPTIES to NEAR_MAX_EMPTIES: each thread's own table of 2**NEAR_BITS buckets (1 MB,
+    # which stays in a core's second-level cache beside the search's other data; the
+    # shared 64 MB one does not).
     NEAR_MAX_EMPTIES = 12
-    NEAR_BITS = 15
+    NEAR_BITS = 14
     MAX_OPEN = 512            # split points open at once
     CHECK_EVERY = 4096        # nodes between deadline / stop checks
     DEFAULT_TT_BITS = 20      # 2**20 buckets of 64 bytes: 64 MB
