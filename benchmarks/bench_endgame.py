@@ -127,7 +127,7 @@ def run_perft_each(name, threads, rounds, verbose):
     path, count = SUITES[name]
     positions = list(cy.read_obf(DATA / path))[:count]
     wrong = 0
-    sums, plain = [], []
+    sums = []
     with yardstick() as run:
         if run is None:
             return None
@@ -152,7 +152,6 @@ def run_perft_each(name, threads, rounds, verbose):
                           f"{before:.3f}/{after:.3f} s: {elapsed / beside:6.2f}x", flush=True)
                 before = after
             sums.append(units)
-            plain.append(seconds / (perft_total / len(positions)))
             print(f"  round {k + 1}: {seconds:.2f} s, {units:.1f}x perft(11) beside each "
                   f"solve (perft(11) {perft_total / len(positions):.3f} s on average)",
                   flush=True)
