@@ -73,9 +73,14 @@ def _in_turn(keys, i):
     return keys[k:] + keys[:k]
 
 
-def run_suite(name, threads, verbose):
+def _suite(name):
+    """The positions of FFO suite ``name`` (a key of SUITES), in the file's order."""
     path, count = SUITES[name]
-    positions = list(cy.read_obf(DATA / path))[:count]
+    return list(cy.read_obf(DATA / path))[:count]
+
+
+def run_suite(name, threads, verbose):
+    positions = _suite(name)
     solver = Solver(threads=threads)
     total_nodes, total_time, wrong = 0, 0.0, 0
     for i, pos in enumerate(positions):
@@ -98,8 +103,7 @@ def run_interleaved(name, thread_counts, verbose):
     """Each position of a suite solved by a solver of each thread count in turn (the
     order rotating from one position to the next), so that a shared machine's changes of
     speed fall on all of them alike; returns {threads: (seconds, nodes, wrong)}."""
-    path, count = SUITES[name]
-    positions = list(cy.read_obf(DATA / path))[:count]
+    positions = _suite(name)
     solvers = {t: Solver(threads=t) for t in thread_counts}
     totals = {t: [0.0, 0, 0] for t in thread_counts}
     for i, pos in enumerate(positions):
@@ -124,8 +128,7 @@ def run_perft_each(name, threads, rounds, verbose):
     the yardstick's perft(11) seconds just before and just after it, summed; once a round
     (a fresh solver each round).  Returns the number of wrong solves, or None without the
     yardstick."""
-    path, count = SUITES[name]
-    positions = list(cy.read_obf(DATA / path))[:count]
+    positions = _suite(name)
     wrong = 0
     sums = []
     with yardstick() as run:
@@ -221,8 +224,7 @@ def presearch_ab(name, threads, perft):
     """Each position of a suite solved without and with the exact solve's first selective
     pass, one after the other (the order alternating, a solver each), so that a machine's
     drift falls on both; returns the wrong scores."""
-    path, count = SUITES[name]
-    positions = list(cy.read_obf(DATA / path))[:count]
+    positions = _suite(name)
     solvers = {False: Solver(threads=threads), True: Solver(threads=threads)}
     seconds = {False: 0.0, True: 0.0}
     nodes = {False: 0, True: 0}
