@@ -412,7 +412,8 @@ def main() -> int:
         results = [run_perft_each(suite, threads, args.rounds, not args.quiet)
                    for suite in args.suite or ["40-49"] for threads in thread_counts]
         if None in results:
-            print("bench_endgame: the yardstick needs a C compiler", file=sys.stderr)
+            print("bench_endgame: --perft-each needs the yardstick, its source "
+                  "(benchmarks/yardstick) and a C compiler", file=sys.stderr)
             return 2
         return 1 if sum(results) else 0
     ref = reference(2.0)
