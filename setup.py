@@ -20,7 +20,7 @@ from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
 # The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
-MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "eval._patterns",
+MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "core._replay", "eval._patterns",
            "search._rollout", "search._pool", "search._transpositions", "search._mcts",
            "search.endgame._solver", "search._midgame", "search._puct", "book._keys", "envs._vector",
            "nn._pattern"]

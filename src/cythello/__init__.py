@@ -12,6 +12,8 @@ from .core._board import STARTING_BOARD_STRING, Board, LegalMoves, Outcome, tran
 from .core._perft import perft
 from .search._rollout import PlayoutStats, random_playouts
 from .records.obf import ObfPosition, parse_obf_line, read_obf
+from .records.game import GameRecord
+from .games import GameDatabase
 from .search.players import (
     AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
 )
@@ -66,7 +68,7 @@ __all__ = [
     "__version__", "build_info",
     "Board", "LegalMoves", "Outcome", "STARTING_BOARD_STRING", "perft", "random_playouts",
     "transform_square",
-    "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf",
+    "PlayoutStats", "ObfPosition", "parse_obf_line", "read_obf", "GameRecord", "GameDatabase",
     "MCTSPlayer", "AlphaBetaPlayer", "RandomPlayer", "Player", "LEVELS", "PRESETS",
     "SearchResult", "StopReason", "Proof", "ValueKind",
     "MoveStats", "SearchSettings", "PUCTPlayer", "PUCTSettings", "AlphaBetaSettings", "Limit",

@@ -8,19 +8,7 @@ from libc.stdint cimport uint64_t
 from cythello.core._rules cimport (
     legal_moves, first_square, final_disc_difference, next_position, Position,
 )
-from cythello.core._symmetry cimport symmetry
-
-
-cdef inline void _canonical(uint64_t P, uint64_t O, uint64_t* best_p, uint64_t* best_o,
-                            int* best_k) noexcept nogil:
-    cdef uint64_t p, o
-    cdef int k
-    best_p[0], best_o[0], best_k[0] = P, O, 0
-    for k in range(1, 8):
-        p = symmetry(P, k)
-        o = symmetry(O, k)
-        if p < best_p[0] or (p == best_p[0] and o < best_o[0]):
-            best_p[0], best_o[0], best_k[0] = p, o, k
+from cythello.core._symmetry cimport canonical as _canonical
 
 
 def canonical(uint64_t own, uint64_t opp):

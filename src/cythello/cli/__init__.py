@@ -8,7 +8,7 @@ from typing import List, Optional
 
 from .._version import __version__
 from ..protocols.engine import EngineError
-from . import analyse, bench, book, engines, match, play, selfplay, solve
+from . import analyse, bench, book, engines, games, match, play, selfplay, solve
 from .common import protect_board_strings
 
 __all__ = ["main", "build_parser"]
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_parser(sub)
     selfplay.add_parser(sub)
     book.add_parser(sub)
+    games.add_parser(sub)
     return parser
 
 

@@ -26,6 +26,7 @@ from .common import (
     use_colour,
     write_output,
 )
+from .games import DATABASE_MOVES, add_database_options, quoted_database, stats_json
 
 EARLY = 0.95                   # a search that used less of its time says why
 ANALYSE_SECONDS = 2.0          # the default search of one position: the expert, this long
@@ -109,6 +110,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         sys.stderr.flush()
     book = _book(args, player)
     known = book.moves(board) if book is not None else []
+    database = quoted_database(args, board)
     if args.json:
         data = result.to_dict()
         data["board"] = board.board_string()
@@ -116,6 +118,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             data["book"] = {"value": book.value(board),
                             "moves": [{"move": m.name, "value": m.value, "in_book": m.in_book}
                                       for m in known]}
+        if database is not None:
+            data["database"] = stats_json(database)
         say(json.dumps(data, indent=2))
     else:
         if known:
@@ -125,6 +129,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 "(the book's deep searches); book moves: "
                 + ", ".join(f"{m.name} {m.value:+.2f}" for m in known) + "\n")
         say(format_result(board, result, args.top))
+        if database is not None:
+            say("\ngames database: " + database.table(DATABASE_MOVES))
         asked = player.settings.time_limit
         if asked is not None and result.elapsed < EARLY * asked:
             say(f"\nthe search ended after {result.elapsed:.2f} s of the {asked:g} s asked: "
@@ -238,5 +244,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--svg", metavar="FILE",
                    help="draw to this SVG file: a position with its best move ringed, or "
                         "with a game the evaluation over the game")
+    add_database_options(p, required=False)
     p.set_defaults(func=cmd_analyse)
 

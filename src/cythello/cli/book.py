@@ -11,6 +11,7 @@ from .._files import read_text
 from ..core._board import Board
 from ..errors import BookError
 from .common import add_position, position_from_args, say
+from .games import DATABASE_MOVES, add_database_options, quoted_database
 
 
 def _settings(args: argparse.Namespace, base: Any) -> Any:
@@ -128,14 +129,19 @@ def cmd_show(args: argparse.Namespace) -> int:
     book = _open(args)
     board = position_from_args(args)
     entry = book.entry(board)
+    database = quoted_database(args, board)
     if entry is None:
         say(f"{board.board_string()}: not in the book ({len(book):,} positions)")
+        if database is not None:
+            say("games database: " + database.table(DATABASE_MOVES))
         return 1
     say(f"{board.board_string()}: {entry.value:+.2f} discs for "
         f"{'black' if board.turn == 0 else 'white'} to move (searched at depth {entry.depth})")
     for move in book.moves(board):
         where = "book" if move.in_book else "leaf" if move.move == entry.leaf_move else "end"
         say(f"  {move.name:4} {move.value:+7.2f}  {where}")
+    if database is not None:
+        say("games database: " + database.table(DATABASE_MOVES))
     return 0
 
 
@@ -208,6 +214,7 @@ def add_parser(sub: Any) -> None:
     s = books.add_parser("show", help="a position's book moves and values")
     add_position(s)
     s.add_argument("--book", help="a book file (default: the shipped book)")
+    add_database_options(s, required=False)
     s.set_defaults(func=cmd_show)
     st = books.add_parser("stats", help="size and shape of a book")
     st.add_argument("--book", help="a book file (default: the shipped book)")

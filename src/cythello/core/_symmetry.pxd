@@ -39,3 +39,17 @@ cdef inline uint64_t symmetry(uint64_t b, int k) noexcept nogil:
     if k & 4:
         b = transpose(b)
     return b
+
+
+cdef inline void canonical(uint64_t P, uint64_t O, uint64_t* best_p, uint64_t* best_o,
+                           int* best_k) noexcept nogil:
+    """The position unique up to the 8 symmetries: the smallest ``(P, O)`` pair of its
+    transforms, and the symmetry ``k`` that makes it (the book's keys, the games index)."""
+    cdef uint64_t p, o
+    cdef int k
+    best_p[0], best_o[0], best_k[0] = P, O, 0
+    for k in range(1, 8):
+        p = symmetry(P, k)
+        o = symmetry(O, k)
+        if p < best_p[0] or (p == best_p[0] and o < best_o[0]):
+            best_p[0], best_o[0], best_k[0] = p, o, k
