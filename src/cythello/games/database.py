@@ -182,9 +182,7 @@ class GameDatabase:
         return self._shared.table.record(int(self.rows()[i]))
 
     def __iter__(self) -> Iterator[GameRecord]:
-        table = self._shared.table
-        for g in self.rows().tolist():
-            yield table.record(g)
+        yield from self._shared.table.records(self.rows())
 
     def __repr__(self) -> str:
         return f"<GameDatabase: {len(self):,} games>"

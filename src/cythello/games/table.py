@@ -15,7 +15,7 @@ import os
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -84,23 +84,30 @@ class GameTable:
 
     def record(self, g: int) -> GameRecord:
         """Game ``g`` as a :class:`GameRecord` (passes put in)."""
+        return next(self.records(np.array([g])))
+
+    def records(self, rows: np.ndarray, chunk: int = 4096) -> Iterator[GameRecord]:
+        """The games ``rows`` as records, lazily, replayed ``chunk`` games at a time."""
         c = self.columns
-        walk = replay(c["moves"][g:g + 1], c["start_black"][g:g + 1],
-                      c["start_white"][g:g + 1], c["start_turn"][g:g + 1], passes=True)
-        moves = tuple(walk["with_passes"][0, :walk["length"][0]].tolist())
-        start = Board.from_bitboards(int(c["start_black"][g]), int(c["start_white"][g]),
-                                     int(c["start_turn"][g]))
 
         def known(value: int) -> Optional[int]:
-            return None if value == UNKNOWN else int(value)
+            return None if value == UNKNOWN else value
 
-        depth = int(c["theoretical_empties"][g])
-        source = self.sources[c["source"][g]]
-        return GameRecord(moves, start, self.players[c["black"][g]],
-                          self.players[c["white"][g]], self.tournaments[c["tournament"][g]],
-                          int(c["year"][g]) or None, known(c["result"][g]),
-                          known(c["theoretical"][g]), depth if depth > 0 else None,
-                          f"{Path(source).name}, game {int(c['record'][g]) + 1}")
+        for at in range(0, len(rows), chunk):
+            part = rows[at:at + chunk]
+            walk = replay(c["moves"][part], c["start_black"][part], c["start_white"][part],
+                          c["start_turn"][part], passes=True)
+            fields = [c[name][part].tolist() for name in (
+                "start_black", "start_white", "start_turn", "black", "white", "tournament",
+                "year", "result", "theoretical", "theoretical_empties", "source", "record")]
+            for j, (b, w, t, pb, pw, tn, year, result, theory, depth, source, number) in \
+                    enumerate(zip(*fields)):
+                yield GameRecord(
+                    tuple(walk["with_passes"][j, :walk["length"][j]].tolist()),
+                    Board.from_bitboards(b, w, t), self.players[pb], self.players[pw],
+                    self.tournaments[tn], year or None, known(result), known(theory),
+                    depth if depth > 0 else None,
+                    f"{Path(self.sources[source]).name}, game {number + 1}")
 
 
 class _Builder:
