@@ -6,6 +6,7 @@ test_contract.py.)"""
 import io
 import json
 import os
+import stat
 import struct
 import subprocess
 import sys
@@ -326,7 +327,43 @@ def test_outputs_replace_files_whole_and_write_through_links(tmp_path):
             write_atomic(fresh, b"data", "test output", OSError)
     finally:
         os.replace = real_replace
-    assert not fresh.exists() and not (tmp_path / "fresh.bin.part").exists()
+    assert not fresh.exists() and not list(tmp_path.glob("*fresh.bin*"))
+
+
+def test_outputs_never_go_through_a_temporary_name_someone_else_made(tmp_path):
+    # The old fixed name PATH.part, made a link to another file or a FIFO beforehand,
+    # is neither written through nor waited on; the output is a plain file.
+    from cythello._files import write_atomic
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    out = tmp_path / "out.svg"
+    (tmp_path / "out.svg.part").symlink_to(victim)
+    os.mkfifo(tmp_path / "out.bin.part")
+    write_atomic(out, b"<svg/>", "test output", OSError)
+    write_atomic(tmp_path / "out.bin", b"data", "test output", OSError)
+    assert victim.read_text() == "keep me"
+    assert not out.is_symlink() and out.read_bytes() == b"<svg/>"
+    assert (tmp_path / "out.bin").read_bytes() == b"data"
+    # The mode a file made by open() would have (not mkstemp's 0600), and a replaced
+    # file keeps its own.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    os.chmod(out, 0o640)
+    write_atomic(out, b"<svg>2</svg>", "test output", OSError)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
+def test_concurrent_saves_of_one_path_all_succeed(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cythello._files import write_atomic
+    out = tmp_path / "book.bin"
+    payloads = [bytes([i]) * 4096 for i in range(100)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda data: write_atomic(out, data, "test output", OSError), payloads))
+    assert out.read_bytes() in payloads
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.bin"]
 
 
 def test_the_ggf_and_svg_outputs_of_a_match_go_through_the_same_writer(tmp_path):

@@ -12,6 +12,7 @@ import json
 import os
 import stat
 import struct
+import tempfile
 import zipfile
 import zlib
 from typing import Any, Callable, Dict, Optional, Tuple, Type, Union
@@ -304,6 +305,24 @@ def check_writable(path: _PathLike, what: str, error: Type[Exception]) -> None:
         os.unlink(path)
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# Read once, at import (os.umask can only be read by setting it, which is not thread-safe).
+_UMASK = _umask()
+
+
+def _mode_for(target: str) -> int:
+    """The permission bits a replaced file keeps, or a new one gets (0666 less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
 def write_atomic(path: _PathLike, data: bytes, what: str, error: Type[Exception]) -> None:
     """Write ``data`` to ``path`` so that the file is whole or absent, even after a crash or
     a full disk: a temporary file beside it, flushed to disk, then renamed into place (the
@@ -319,11 +338,20 @@ def write_atomic(path: _PathLike, data: bytes, what: str, error: Type[Exception]
     if kind in ("folder", "other"):
         check_writable(path, what, error)               # says why, in the caller's words
     target = os.path.realpath(path) if os.path.islink(path) else os.fspath(path)
-    tmp = target + ".part"
+    folder, name = os.path.split(target)
     try:
-        with open(tmp, "wb") as fh:
+        # A fresh name of our own (O_EXCL, never a link's target): a file, link or FIFO
+        # someone left at a fixed name cannot be written through, and two writers of one
+        # path never share a temporary file.
+        fd, tmp = tempfile.mkstemp(dir=folder or ".", prefix=f".{name}.", suffix=".part")
+    except OSError as exc:
+        raise error(f"cannot write {where}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            if hasattr(os, "fchmod"):       # mkstemp's 0600: the mode open() would give
+                os.fchmod(fh.fileno(), _mode_for(target))
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except OSError as exc:
