@@ -209,3 +209,36 @@ def test_sprt_settings_are_checked():
         SPRT(0, 10, beta="0.1")
     described = SPRT(0, 50).describe(Pentanomial((0, 0, 0, 0, 40)))
     assert "H1 accepted" in described and "LLR +" in described
+
+
+def _compositions(n, k=5):
+    import itertools
+    for cut in itertools.combinations(range(n + k - 1), k - 1):
+        edges = (-1,) + cut + (n + k - 1,)
+        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(k))
+
+
+@pytest.mark.parametrize("probabilities", [
+    (0.05, 0.1, 0.7, 0.1, 0.05), (0.2, 0.1, 0.4, 0.1, 0.2), (0.05, 0.05, 0.45, 0.15, 0.3),
+    (0.02, 0.03, 0.3, 0.15, 0.5), (0.1, 0.15, 0.6, 0.1, 0.05)])
+def test_the_elo_interval_covers_the_truth_in_small_matches(probabilities):
+    # Exact enumeration of every match of n pairs: the share of them whose interval
+    # holds the true score (the normal interval over the counts alone: 0-91 %).
+    from cythello.stats import PAIR_SCORES
+    p = np.array(probabilities)
+    truth = float(p @ PAIR_SCORES)
+    for n in (1, 2, 3, 5, 8, 10):
+        covered = 0.0
+        for counts in _compositions(n):
+            _, low, high = Pentanomial(counts).score_interval()
+            if low <= truth <= high:
+                ways = math.factorial(n)
+                for c in counts:
+                    ways //= math.factorial(c)
+                covered += ways * float(np.prod(p ** np.array(counts)))
+        assert covered >= 0.949, (n, covered)
+
+
+def test_two_split_pairs_do_not_claim_a_narrow_interval():
+    elo, half = Pentanomial((0, 0, 2, 0, 0)).elo()
+    assert elo == 0 and half > 150
