@@ -242,3 +242,16 @@ def test_the_elo_interval_covers_the_truth_in_small_matches(probabilities):
 def test_two_split_pairs_do_not_claim_a_narrow_interval():
     elo, half = Pentanomial((0, 0, 2, 0, 0)).elo()
     assert elo == 0 and half > 150
+
+
+def test_degenerate_counts_get_answers_or_clear_errors():
+    from cythello.stats import elo_bound, elo_difference, score_of
+    assert elo_bound(0, 0, 0) == math.inf
+    assert elo_difference(0, 0, 0) == (0.0, math.inf)
+    assert score_of(-1e6) < 1e-100 and score_of(1e6) == 1.0
+    for counts in [(-1, 0, 0, 0, 0), (float("nan"), 0, 0, 0, 0), (1.5, 0, 0, 0, 0), (1, 2)]:
+        with pytest.raises(SettingsError):
+            Pentanomial(counts)
+    with pytest.raises(SettingsError, match="wins"):
+        elo_difference(-1, 3, 0)
+    assert Pentanomial((np.int64(1), 0, 2, 0, 1)).pairs == 4

@@ -54,8 +54,25 @@ def elo_of(score: float) -> float:
 
 
 def score_of(elo: float) -> float:
-    """The expected score of a player ``elo`` Elo stronger."""
-    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+    """The expected score of a player ``elo`` Elo stronger (0 or 1 beyond +-120,000 Elo,
+    where the power would overflow)."""
+    exponent = min(max(-float(elo) / 400.0, -300.0), 300.0)
+    return 1.0 / (1.0 + math.pow(10.0, exponent))
+
+
+def _game_counts(wins: int, draws: int, losses: int) -> int:
+    """The number of games, the counts checked (whole numbers, none negative)."""
+    for name, value in (("wins", wins), ("draws", draws), ("losses", losses)):
+        check_count(name, value)
+    return int(wins) + int(draws) + int(losses)
+
+
+def check_count(name: str, value: object) -> None:
+    """A count of games or pairs: a whole number (int or NumPy integer), at least 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise SettingsError(f"{name} must be a whole number of games, not {value!r:.40}")
+    if value < 0:
+        raise SettingsError(f"{name} must be at least 0, not {value}")
 
 
 def _wilson(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
@@ -72,7 +89,7 @@ def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
     """Elo difference from a match score and the half-width of its 95% interval, the games
     taken as independent (the trinomial model).  The interval is Wilson's for the score, so
     it stays honest for 20-0 sweeps (where the point estimate is clipped at +1200)."""
-    if wins + draws + losses == 0:
+    if _game_counts(wins, draws, losses) == 0:
         return 0.0, float("inf")
     score, low, high = _wilson(wins, draws, losses)
     return elo_of(score), (elo_of(high) - elo_of(low)) / 2
@@ -80,7 +97,9 @@ def elo_difference(wins: int, draws: int, losses: int) -> Tuple[float, float]:
 
 def elo_bound(wins: int, draws: int, losses: int) -> float:
     """The Elo bound a perfect score supports: the lower end of the 95% Wilson interval
-    after all wins (the upper end after all losses)."""
+    after all wins (the upper end after all losses); no games bound nothing (infinite)."""
+    if _game_counts(wins, draws, losses) == 0:
+        return math.inf
     score, low, high = _wilson(wins, draws, losses)
     return elo_of(low) if score >= 0.5 else elo_of(high)
 
@@ -128,6 +147,12 @@ class Pentanomial:
     (``counts``: LL, LD, LW+DD, DW, WW)."""
 
     counts: Tuple[int, int, int, int, int]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.counts, (tuple, list)) or len(self.counts) != 5:
+            raise SettingsError(f"a pentanomial has five counts, not {self.counts!r:.60}")
+        for name, value in zip(_CELL_NAMES, self.counts):
+            check_count(f"the {name} count", value)
 
     @classmethod
     def from_pairs(cls, pair_points: Iterable[float]) -> "Pentanomial":
