@@ -138,10 +138,43 @@ def test_nboard_keeps_its_position_after_a_bad_set_game():
     good = GgfGame.from_board(Board.from_transcript("f5d6c3")).to_ggf()
     out = io.StringIO()
     engine = NBoardEngine(out, MCTSPlayer(iterations=20, seed=1))
-    engine.run(io.StringIO(f"nboard 2\nset game {good}\nset game (;GM[Othello]BO[8 ---\n"),
-               stop_at_eof=False)
+    engine.run(io.StringIO(f"nboard 2\nset game {good}\nset game (;GM[Othello]BO[8 ---\n"
+                           "go\nhint 2\nmove e6\n"), stop_at_eof=False)
     assert engine.board == Board.from_transcript("f5d6c3")
-    assert "status error" in out.getvalue()
+    # ... but does not answer for it: the GUI's game is not that one (a move for the
+    # position before would be illegal in the game the GUI sent).
+    text = out.getvalue()
+    assert "===" not in text and "search " not in text
+    assert text.count("no position to search") == 2 and "no position to play on" in text
+    engine.run(io.StringIO(f"set game {good}\ngo\n"), stop_at_eof=False)
+    assert "===" in out.getvalue()
+
+
+@pytest.mark.parametrize("clock", ["05:00,N40//02:00", "15:00,L/00:05/02:00", "nan",
+                                   "99999999999:00", "5:00/99999999999", "x/y/z"])
+def test_nboard_plays_a_game_whose_clock_it_cannot_read_or_that_is_absurd(clock):
+    import io
+
+    from cythello.protocols.nboard import NBoardEngine
+    game = ("(;GM[Othello]PC[NBoard]PB[]PW[]RE[?]TI[" + clock + "]TY[8]BO[8 -------- "
+            "-------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5//-3]"
+            "W[F6//nan];)")
+    out = io.StringIO()
+    engine = NBoardEngine(out, MCTSPlayer(iterations=20, seed=1), depth=1)
+    engine.run(io.StringIO(f"nboard 2\nset game {game}\ngo\n"), stop_at_eof=False)
+    answer = [line for line in out.getvalue().splitlines() if line.startswith("=== ")]
+    assert len(answer) == 1
+    move = answer[0].split()[1].split("/")[0].lower()
+    assert Board.from_transcript("f5f6").is_legal(move)     # the GUI's position
+
+
+def test_ggs_clock_options_are_read():
+    from cythello.search.clock import MAX_CLOCK, parse_ggf_clock
+    assert parse_ggf_clock("05:00,N40//02:00") == (300.0, 0.0)
+    assert parse_ggf_clock("15:00,L/00:05/02:00") == (900.0, 5.0)
+    assert parse_ggf_clock("99999999999:00")[0] == MAX_CLOCK
+    with pytest.raises(ValueError, match="clock time"):
+        parse_ggf_clock("nan")
 
 
 def _must_pass_position():

@@ -28,7 +28,7 @@ from typing import IO, Callable, List, Optional
 
 from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
-from ..search.clock import Clock, parse_ggf_clock
+from ..search.clock import MAX_CLOCK, Clock, parse_ggf_clock
 from ..search.engine import EnginePlayer
 from ..search.players import MCTSPlayer, MoveStats, SearchResult
 from ..search.states import StopReason
@@ -94,6 +94,8 @@ class NBoardEngine:
         self.clock_main: Optional[float] = None
         self.clock_increment = 0.0
         self.used = [0.0, 0.0]
+        # Why there is no position to search (a 'set game' that failed), or None.
+        self.board_problem: Optional[str] = None
         self._write_lock = threading.Lock()
         # Pings read so far, and how many had been read when the current command began:
         # a long command stops once a later ping has arrived.
@@ -186,22 +188,40 @@ class NBoardEngine:
         self.send(f"set myname {NAME}{depth}")
 
     def cmd_game(self, args: List[str], rest: str) -> None:
-        """``set game <GGF>``: the position at the end of that game, and its clock."""
+        """``set game <GGF>``: the position at the end of that game, and its clock.  A game
+        that cannot be read leaves the engine without a position (``go`` and ``hint`` then
+        say so instead of answering for the position before); a clock that cannot be
+        read is ignored with a status line, and the game is kept."""
+        self.board_problem = "the last 'set game' could not be read"
         game = parse_game(rest)
         board = game.board()
-        main, increment, used = None, 0.0, [0.0, 0.0]
+        main: Optional[float] = None
+        increment, used = 0.0, [0.0, 0.0]
         if game.tags.get("TI"):
-            main, increment = parse_ggf_clock(game.tags["TI"])
-            colour = game.start.turn
+            try:
+                main, increment = parse_ggf_clock(game.tags["TI"])
+            except ValueError as exc:
+                self.send(ascii_line(f"status clock ignored: {exc}"))
+                main, increment = None, 0.0
+        if main is not None:
             replay = game.start.copy(stack=False)
             for item in game.moves:
                 if item.move != PASS and replay.must_pass():
                     replay.push(PASS)                      # a pass the record left out
-                colour = replay.turn
-                used[colour] += item.time or 0.0
+                seconds = item.time or 0.0
+                # A time the record gets wrong (negative, not a number) counts nothing.
+                used[replay.turn] += seconds if 0.0 < seconds < MAX_CLOCK else 0.0
                 replay.push(item.move)
         self.board, self.clock_main, self.clock_increment, self.used = board, main, increment, used
+        self.board_problem = None
         self._ponder()
+
+    def _no_position(self) -> bool:
+        """Say so and answer nothing when the GUI's last game was refused."""
+        if self.board_problem is None:
+            return False
+        self.send(f"status error: no position to search: {self.board_problem}")
+        return True
 
     def cmd_contempt(self, args: List[str], rest: str) -> None:
         """``set contempt <n>``: accepted and kept (MCTS values a draw at half a win)."""
@@ -210,10 +230,13 @@ class NBoardEngine:
     def cmd_move(self, args: List[str], rest: str) -> None:
         """``move <sq>[/eval[/time]]``: append a move (a forced pass is inserted) and charge
         its time to the mover's clock."""
+        if self.board_problem is not None:
+            raise ValueError(f"no position to play on: {self.board_problem}")
         item = parse_move_item(args[0])
         self.board.push(item.move, implicit_pass=True)
         mover = self.board.turn ^ 1
-        self.used[mover] += item.time or 0.0
+        seconds = item.time or 0.0
+        self.used[mover] += seconds if 0.0 < seconds < MAX_CLOCK else 0.0
         self._ponder()
 
     def _ponder(self) -> None:
@@ -228,7 +251,7 @@ class NBoardEngine:
         colour = self.board.turn
         moves_made = self.board.ply // 2                       # increments earned, roughly
         left = self.clock_main + self.clock_increment * moves_made - self.used[colour]
-        return Clock(max(0.0, left), self.clock_increment)
+        return Clock(min(max(0.0, left), MAX_CLOCK), self.clock_increment)
 
     def cmd_ping(self, args: List[str], rest: str) -> None:
         """``ping <n>``: a running search was already stopped by the reader; ``pong n``."""
@@ -277,6 +300,8 @@ class NBoardEngine:
 
     def cmd_go(self, args: List[str], rest: str) -> None:
         """``go``: search and answer ``=== move/eval/time`` without playing the move."""
+        if self._no_position():
+            return
         moves = list(self.board.legal_moves)
         if not moves or moves == [PASS]:
             self.send("=== PA")
@@ -295,6 +320,8 @@ class NBoardEngine:
     def cmd_hint(self, args: List[str], rest: str) -> None:
         """``hint <n>``: ``search`` lines for the n best moves."""
         n = max(1, int(args[0])) if args else 1
+        if self._no_position():
+            return
         if self.board.is_game_over():
             self.send("status game over")
             return

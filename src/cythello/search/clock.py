@@ -23,6 +23,10 @@ MIN_MOVE_TIME = 0.01          # seconds: what a move gets when the clock is near
 MAX_MOVE_TIME = 3600.0        # seconds: however much is on the clock (an absurd clock, too)
 
 
+MAX_CLOCK = 1e9               # seconds a clock may hold (about 32 years)
+MAX_INCREMENT = 1e6
+
+
 @dataclass(frozen=True)
 class Clock:
     """The clock of the side to move: ``time_left`` seconds, ``increment`` seconds added
@@ -34,8 +38,8 @@ class Clock:
     moves_to_go: Optional[int] = None
 
     def __post_init__(self) -> None:
-        check_number("time_left", self.time_left, 0, 1e9)
-        check_number("increment", self.increment, 0, 1e6)
+        check_number("time_left", self.time_left, 0, MAX_CLOCK)
+        check_number("increment", self.increment, 0, MAX_INCREMENT)
         if self.moves_to_go is not None:
             check_int("moves_to_go", self.moves_to_go, 1, 1000)
 
@@ -140,8 +144,11 @@ def parse_clock(text: str) -> Clock:
 
 
 def parse_ggf_clock(text: str) -> "tuple[float, float]":
-    """A GGF ``TI[time/increment/grace]`` field as ``(time, increment)`` seconds."""
-    parts = text.split("/")
-    main = parse_clock_time(parts[0]) if parts[0].strip() else 0.0
-    increment = parse_clock_time(parts[1]) if len(parts) > 1 and parts[1].strip() else 0.0
-    return main, increment
+    """A GGF ``TI[time/increment/grace]`` field as ``(time, increment)`` seconds, clamped
+    to what a :class:`Clock` holds.  Each part may carry GGS's options after a comma
+    (``05:00,N40//02:00``, ``15:00,L/00:05/02:00``): the time is read, the options are
+    not needed to budget a move."""
+    parts = [part.split(",", 1)[0].strip() for part in text.split("/")]
+    main = parse_clock_time(parts[0]) if parts[0] else 0.0
+    increment = parse_clock_time(parts[1]) if len(parts) > 1 and parts[1] else 0.0
+    return min(main, MAX_CLOCK), min(increment, MAX_INCREMENT)
