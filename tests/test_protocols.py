@@ -694,3 +694,20 @@ def test_gtp_clock_keeps_a_level_cap():
     engine.handle("time_settings 1800 0 0")
     engine.handle("genmove b")
     assert player.results[0].iterations == 200
+
+
+@pytest.mark.parametrize("kind", ["gtp", "nboard"])
+def test_an_engine_client_dropped_without_quit_ends_its_engine(kind):
+    import gc
+    import time
+
+    from cythello.players import make_player
+    client = make_player(f"{kind}:{PY} -m cythello {kind} --iterations 50")
+    proc = client._pipe.proc
+    assert proc.poll() is None
+    del client
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is not None

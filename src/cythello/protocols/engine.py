@@ -20,6 +20,7 @@ import shlex
 import subprocess
 import threading
 import time
+import weakref
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..core._board import Board
@@ -72,16 +73,11 @@ class _Pipe:
             raise EngineTerminatedError(f"cannot start engine {argv!r}: {exc}") from exc
         self.argv = argv
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue(maxsize=MAX_QUEUED)
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        try:
-            for line in command_lines(self.proc.stdout, skip_long=False):
-                self.lines.put(_TOO_LONG if line is None else line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        self.lines.put(None)
+        # The reader holds the stream and the queue, not this object, so a client dropped
+        # without quit() is collected, and its finalizer ends the engine (and at exit).
+        threading.Thread(target=_read_lines, args=(self.proc.stdout, self.lines),
+                         daemon=True).start()
+        self._finalizer = weakref.finalize(self, _end_process, self.proc)
 
     def send(self, line: str) -> None:
         try:
@@ -120,38 +116,55 @@ class _Pipe:
         return line
 
     def close(self, timeout: float = 2.0) -> None:
-        if self.proc.poll() is None:
-            try:
-                if self.proc.stdin:
-                    self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                pass
-        self._kill_group()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                if stream:
-                    stream.close()
-            except OSError:
-                pass
+        self._finalizer.detach()
+        _end_process(self.proc, timeout)
 
-    def _kill_group(self) -> None:
-        """Kill the engine and everything it started (its process group)."""
-        if os.name != "nt":
-            import signal
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError, OSError):
-                pass
-        elif self.proc.poll() is None:
-            self.proc.kill()
+
+def _read_lines(stream: Any, lines: "queue.Queue[Optional[str]]") -> None:
+    try:
+        for line in command_lines(stream, skip_long=False):
+            lines.put(_TOO_LONG if line is None else line.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    lines.put(None)
+
+
+def _end_process(proc: "subprocess.Popen[bytes]", timeout: float = 0.5) -> None:
+    """Close the engine's input (it may leave by itself), then kill it and everything it
+    started (its process group)."""
+    if proc.poll() is None:
         try:
-            self.proc.wait(5)
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout)
         except subprocess.TimeoutExpired:
             pass
+    _kill_group(proc)
+    for stream in (proc.stdin, proc.stdout):
+        try:
+            if stream:
+                stream.close()
+        except OSError:
+            pass
+
+
+def _kill_group(proc: "subprocess.Popen[bytes]") -> None:
+    """Kill the engine and everything it started (its process group)."""
+    if os.name != "nt":
+        import signal
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+    elif proc.poll() is None:
+        proc.kill()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 _TOO_LONG = "<line too long>"
