@@ -553,3 +553,18 @@ def test_a_player_plays_the_endgame_by_the_selective_passes():
     assert not plays_selective(board, 26, pass_nodes(24) / 1e7, None, pace)
     assert cy.make_player("expert:iterations=300,selective_empties=26").search(
         board).depth is None
+
+
+@pytest.mark.parametrize("threads", [2, 8])
+def test_a_node_limit_is_the_solves_not_each_threads(threads):
+    # 24 empties: far more than the limit; every thread's count goes into one budget, so
+    # the solve stops near it (each thread may run on to its next check: 4,096 nodes).
+    rng = random.Random(7)
+    board = Board()
+    while board.empties() > 24:
+        board.push(rng.choice(list(board.legal_moves)))
+    limit = 1_000_000
+    solver = Solver(threads=threads)
+    _, _, aborted = solver.solve(board, node_limit=limit)
+    assert aborted
+    assert limit <= solver.nodes <= limit + 4096 * threads + 200_000

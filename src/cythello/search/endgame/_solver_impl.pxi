@@ -16,7 +16,7 @@ from cythello.core._platform cimport (
     cy_prefetch, cy_msb, cy_huge_alloc, cy_huge_aligned, cy_huge_free,
     cy_load_flag, cy_monotonic, cy_mutex, cy_cond, cy_thread, cy_mutex_init,
     cy_mutex_destroy, cy_mutex_lock, cy_mutex_unlock, cy_cond_init, cy_cond_destroy,
-    cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join,
+    cy_cond_wait, cy_cond_broadcast, cy_thread_create, cy_thread_join, cy_atomic_add64,
 )
 from cythello.eval._layout cimport eval_fn, search_fn, children_fn, EVAL_SCALE
 from libc.math cimport ceil, exp, floor
@@ -176,6 +176,8 @@ cdef struct Workers:
     volatile int quit
     volatile int abort        # the solve is aborted (time, nodes, stop): all unwind
     uint64_t nodes            # the helpers' nodes, added as they quit
+    int64_t counted           # every thread's nodes as reported at its checks: a node
+                              # limit is the solve's, not each thread's
 
 cdef struct Context:
     Table* table
@@ -186,7 +188,8 @@ cdef struct Context:
     search_fn eval_tail       # the evaluator's search, for EVAL_TAIL_DEPTH and less
     children_fn eval_children # the same from each child of a node
     uint64_t nodes
-    uint64_t node_limit       # 0: none (with threads: each thread's own count)
+    uint64_t node_limit       # 0: none (with threads: all threads' nodes together)
+    uint64_t reported         # this thread's nodes already added to workers.counted
     uint64_t next_check       # the node count at which to look at the clock and the flags
     double deadline           # 0: none
     const int* stop_flag
@@ -217,13 +220,20 @@ cdef inline bint _cut_above(SplitPoint* sp) noexcept nogil:
 
 
 cdef inline bint _should_stop(Context* ctx) noexcept nogil:
+    cdef uint64_t total
+    cdef int64_t delta
     if ctx.aborted:
         return True
     if ctx.nodes >= ctx.next_check:
         # By count, not by a mask of it: the evaluation searches of the ordering and of
         # the selective cuts add many nodes at once, and would step over the mask's hits.
         ctx.next_check = ctx.nodes + CHECK_EVERY
-        if ((ctx.node_limit and ctx.nodes >= ctx.node_limit)
+        total = ctx.nodes
+        if ctx.workers != NULL:
+            delta = <int64_t>(ctx.nodes - ctx.reported)
+            ctx.reported = ctx.nodes
+            total = <uint64_t>(cy_atomic_add64(&ctx.workers.counted, delta) + delta)
+        if ((ctx.node_limit and total >= ctx.node_limit)
                 or (ctx.deadline > 0 and cy_monotonic() >= ctx.deadline)
                 or (ctx.stop_flag != NULL and cy_load_flag(ctx.stop_flag))):
             ctx.aborted = True
@@ -1002,6 +1012,8 @@ cdef int _run(Context* ctx, uint64_t P, uint64_t O, int alpha, int beta, int emp
     w.quit = 0
     w.abort = 0
     w.nodes = 0
+    w.counted = <int64_t>ctx.nodes
+    ctx.reported = ctx.nodes
     ctx.workers = &w
     for i in range(threads - 1):
         helpers[i] = ctx[0]

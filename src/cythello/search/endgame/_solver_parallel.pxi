@@ -144,6 +144,7 @@ cdef void _helper(void* arg) noexcept nogil:
     cdef SplitPoint* sp
     cdef int i
     ctx.nodes = 0
+    ctx.reported = 0
     ctx.next_check = 0
     ctx.sp = NULL
     cy_mutex_lock(&w.lock)
