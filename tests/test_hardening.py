@@ -550,3 +550,20 @@ def test_the_audits_examples():
     with pytest.raises(SettingsError):
         SearchTree(Board(), exploration=float("nan"))
     assert not math.isnan(MCTSPlayer(exploration=1.0).settings.exploration)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:iterations=1_0", "iterations"), ("mcts:iterations=\u0661\u0662", "iterations"),
+    ("mcts:time=0\u00b75", "time"), ("puct:search_depth=2_0", "search_depth"),
+    ("mcts:seed=\uff11", "seed")])
+def test_settings_take_plain_ascii_numbers_only(spec, words):
+    from cythello.players import make_player
+    with pytest.raises(cy.SettingsError, match=words):
+        make_player(spec)
+
+
+def test_long_setting_values_are_not_echoed_whole():
+    from cythello.players import make_player
+    with pytest.raises(cy.SettingsError) as info:
+        make_player("mcts:iterations=" + "9x" * 2500)
+    assert len(str(info.value)) < 400 and "5,000 characters" in str(info.value)

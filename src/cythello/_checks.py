@@ -6,9 +6,37 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from typing import Tuple
 
 from .errors import SettingsError
+
+SHOWN = 60
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message quotes it: in full if short, else its start and its
+    length (a 1 MB spec is no 1 MB message)."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
+
+
+def parse_int_text(text: str) -> int:
+    """An integer written in ASCII digits (no ``1_0``, no other scripts' digits, which
+    Python's int() takes); ValueError otherwise."""
+    if not _INT_TEXT.fullmatch(text.strip()):
+        raise ValueError(f"not an integer: {shown(text)}")
+    return int(text)
+
+
+def parse_number_text(text: str) -> float:
+    """A decimal number in ASCII (``0.5``, ``-2``, ``1e-3``); ValueError otherwise."""
+    if not _FLOAT_TEXT.fullmatch(text.strip()):
+        raise ValueError(f"not a number: {shown(text)}")
+    return float(text)
 
 MAX_TIME_LIMIT = 7 * 24 * 3600.0       # seconds: a week
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterable, Optional
 
+from ._checks import parse_int_text, parse_number_text, shown
 from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
 from .search.players import MCTSPlayer, RandomPlayer
@@ -42,20 +43,8 @@ def _typed(table: Dict[str, Callable[[str], Any]],
         try:
             return table[key](text)
         except ValueError:
-            raise SettingsError(f"setting {key} expects {what[key]}, not {text!r}") from None
+            raise SettingsError(f"setting {key} expects {what[key]}, not {shown(text)}") from None
     return parse
-
-
-# The most of a spec (or of one of its keys) an error message repeats.
-SHOWN = 60
-
-
-def shown(text: str) -> str:
-    """``text`` as an error message quotes it: in full if short, else its start and its
-    length (a 1 MB spec is no 1 MB message)."""
-    if len(text) <= SHOWN:
-        return repr(text)
-    return f"{text[:SHOWN]!r}... ({len(text):,} characters)"
 
 
 def _parse_settings(spec: str, rest: str, known: Iterable[str],
@@ -103,12 +92,13 @@ def _puct_player(spec: str, rest: str, seed: Optional[int]) -> Any:
     def parse(key: str, text: str) -> Any:
         if key == "evaluator":
             if text not in ("pattern", "uniform"):
-                raise SettingsError(f"setting evaluator expects pattern or uniform, not {text!r}")
+                raise SettingsError(f"setting evaluator expects pattern or uniform, not {shown(text)}")
             return text
         if key == "eval_weights":
             return text              # the evaluator loads it: a bad file names itself
         if key in _PUCT_EVALUATOR:
-            return _typed({key: int if key in _INTEGER_EVALUATOR_SETTINGS else float},
+            return _typed({key: parse_int_text if key in _INTEGER_EVALUATOR_SETTINGS
+                           else parse_number_text},
                           _PUCT_EVALUATOR)(key, text)
         return parse_setting(key, text, PUCTSettings)
 

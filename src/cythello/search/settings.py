@@ -31,6 +31,7 @@ from .._checks import check_int as check_int
 from .._checks import check_number as check_number
 from .._checks import check_time as check_time
 from .._checks import parse_flag as parse_flag
+from .._checks import parse_int_text, parse_number_text, shown
 from ..errors import SettingsError
 from ..eval.weights import check_weights_setting as _weights
 from ..eval.weights import load_eval_weights as load_eval_weights  # its home
@@ -69,13 +70,14 @@ class _Kind:
 
 
 def _int(low: int, high: int) -> _Kind:
-    return _Kind(lambda n, v: check_int(n, v, low, high), int, f"an integer {low}-{high:,}")
+    return _Kind(lambda n, v: check_int(n, v, low, high), parse_int_text,
+                 f"an integer {low}-{high:,}")
 
 
 def _number(low: float, high: float, low_open: bool = False, text: str = "") -> _Kind:
     between = f"more than {low:g} and at most {high:g}" if low_open else ""
     return _Kind(lambda n, v: check_number(n, v, low, high, low_open=low_open,
-                                           range_text=between), float,
+                                           range_text=between), parse_number_text,
                  text or f"a number {'above' if low_open else 'from'} {low:g} to {high:g}")
 
 
@@ -98,8 +100,8 @@ def _book(name: str, value: object) -> object:
 
 
 _FLAG = _Kind(check_flag, parse_flag, "true or false")
-_SECONDS = _Kind(lambda n, v: check_time(v, n), float, "seconds, more than 0")
-_SEED = _Kind(_seed, int, "an integer")
+_SECONDS = _Kind(lambda n, v: check_time(v, n), parse_number_text, "seconds, more than 0")
+_SEED = _Kind(_seed, parse_int_text, "an integer")
 _WEIGHTS = _Kind(_weights, str, "'default' or a weights file")
 _BOOK = _Kind(_book, str, "'default' or a book file")
 
@@ -442,7 +444,7 @@ def parse_setting(name: str, text: str, cls: Any = None) -> Any:
         return f.metadata["kind"].parse(text.strip())
     except ValueError:
         raise SettingsError(f"setting {name} expects {f.metadata['kind'].text}, "
-                            f"not {text!r}") from None
+                            f"not {shown(text)}") from None
 
 
 def settings_table(cls: Any = None) -> str:
