@@ -601,3 +601,27 @@ def test_the_calibrate_command_refuses_bad_arguments_in_one_line(tmp_path, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1, err
     assert err[0].startswith("python -m cythello.training calibrate: ")
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_a_match_stopped_midway_keeps_every_game_it_played(tmp_path, how):
+    import signal
+    import time
+
+    from cythello.records.ggf import iter_games
+    ggf, pictures = tmp_path / "games.ggf", tmp_path / "pictures"
+    proc = subprocess.Popen([sys.executable, "-m", "cythello", "match", "random", "random",
+                             "--games", "100000", "--ggf", str(ggf), "--svg-dir",
+                             str(pictures)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not ggf.exists() or ggf.stat().st_size < 2000):
+        time.sleep(0.05)
+    proc.send_signal(getattr(signal, how))
+    _, err = proc.communicate(timeout=60)
+    games = list(iter_games(ggf.read_text()))
+    assert len(games) >= 2 and all(g.board().is_game_over() for g in games)
+    assert len(list(pictures.glob("game-*.svg"))) >= len(games)
+    if how == "SIGTERM":                      # ended as Ctrl-C ends it: one line, no trace
+        assert proc.returncode != 0 and "Traceback" not in err
+        assert "after" in err and len(err.strip().splitlines()) <= 2

@@ -283,6 +283,11 @@ def _existing_kind(path: _PathLike) -> str:
     return "other"
 
 
+def is_stream(path: _PathLike) -> bool:
+    """Whether ``path`` is a device or a FIFO (an output written through, not replaced)."""
+    return _existing_kind(path) == "stream"
+
+
 def check_writable(path: _PathLike, what: str, error: Type[Exception]) -> None:
     """Refuse now, before a long computation, an output that cannot be written (a missing
     folder, a folder of that name, a socket, no permission); nothing is left behind, and a

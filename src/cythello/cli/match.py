@@ -4,8 +4,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Any
+from typing import Any, List, Optional
 
+from .._files import is_stream
 from ..core._board import Board
 from ..errors import SettingsError
 from ..match import MatchResult, round_robin, run_match
@@ -82,10 +83,14 @@ def cmd_match(args: argparse.Namespace) -> int:
         "each game ends")
 
     last = time.monotonic()            # when the last game ended (or the match began)
+    # Each game goes to the outputs as it ends (as cutechess-cli and fastchess write), so
+    # an interrupted match, a kill or a full disk keeps the games played.
+    records = GameOutputs(args.ggf, args.svg_dir, args.first, args.second)
 
     def progress(g: int, final: Board, result: MatchResult) -> None:
         nonlocal played, last
         played, last = g + 1, time.monotonic()
+        records.add(g, final, result.times[g])
         line = game_line(g, args.games, final, args.first, args.second)
         status.say(f"{line}  [{args.first}: {result.summary()}]"
                    f"{_time_left(started, played, args.games)}")
@@ -100,6 +105,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                 f"the last result, {(time.monotonic() - started) / 60:.1f} min in all")
 
     status = StatusLine(running)
+    previous = _terminate_as_interrupt()
     try:
         with status:
             result = run_match(first, second, args.games, openings=openings,
@@ -108,27 +114,80 @@ def cmd_match(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         raise KeyboardInterrupt(f"after {played} of {args.games} games") from None
     finally:
+        _restore(previous)
         for p in (first, second):
             getattr(p, "quit", lambda: None)()
     say(describe(result, args.first, args.second))
+    records.finish()
     if args.ggf:
-        games = []
-        for g, final in enumerate(result.games):
-            black, white = (args.first, args.second) if g % 2 == 0 else (args.second, args.first)
-            times = [round(t, 2) for t in result.times[g]]
-            games.append(GgfGame.from_board(final, black=black, white=white, times=times))
-        write_ggf(args.ggf, games)
-        say(f"wrote {len(games)} games to {args.ggf}")
+        say(f"wrote {records.count} games to {args.ggf}")
     if args.svg:
         write_output(args.svg, result.games[-1].to_svg(), "SVG file")
         say(f"wrote the last final position to {args.svg}")
     if args.svg_dir:
-        os.makedirs(args.svg_dir, exist_ok=True)
-        for g, final in enumerate(result.games, 1):
-            write_output(os.path.join(args.svg_dir, f"game-{g:03d}.svg"), final.to_svg(),
-                         "SVG file")
-        say(f"wrote {len(result.games)} final positions to {args.svg_dir}")
+        say(f"wrote {records.count} final positions to {args.svg_dir}")
     return 0
+
+
+class GameOutputs:
+    """The match's games as they end: a GGF line appended to ``ggf`` (flushed to disk), a
+    picture in ``svg_dir``.  A GGF output that is a device or a FIFO is written through
+    once, at the end."""
+
+    def __init__(self, ggf: Optional[str], svg_dir: Optional[str], first: str,
+                 second: str) -> None:
+        self.ggf, self.svg_dir, self.first, self.second = ggf, svg_dir, first, second
+        self.count = 0
+        self.held: List[GgfGame] = []          # for a stream output
+        self.stream = ggf is not None and is_stream(ggf)
+        if ggf and not self.stream:
+            write_output(ggf, "", "GGF file")    # a fresh file, whole, before the first game
+        if svg_dir:
+            os.makedirs(svg_dir, exist_ok=True)
+
+    def add(self, g: int, final: Board, times: List[float]) -> None:
+        self.count += 1
+        if self.svg_dir:
+            write_output(os.path.join(self.svg_dir, f"game-{g + 1:03d}.svg"), final.to_svg(),
+                         "SVG file")
+        if self.ggf:
+            black, white = (self.first, self.second) if g % 2 == 0 else (self.second, self.first)
+            game = GgfGame.from_board(final, black=black, white=white,
+                                      times=[round(t, 2) for t in times])
+            if self.stream:
+                self.held.append(game)
+            else:
+                try:
+                    with open(self.ggf, "a", encoding="utf-8") as fh:
+                        fh.write(game.to_ggf() + "\n")
+                        fh.flush()
+                        os.fsync(fh.fileno())
+                except OSError as exc:
+                    raise SettingsError(f"cannot write GGF file {self.ggf}: "
+                                        f"{exc.strerror or exc}") from None
+
+    def finish(self) -> None:
+        if self.ggf and self.stream:
+            write_ggf(self.ggf, self.held)
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM ends the match as Ctrl-C does (players and worker pools closed, the games
+    played kept); returns the handler it replaced (None where there is none to set)."""
+    import signal
+    import threading
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt("terminated")
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _restore(previous: Any) -> None:
+    import signal
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def add_parser(sub: Any) -> None:
