@@ -3,9 +3,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from .._checks import check_int
+from .._checks import check_int, check_number
 from .._files import check_writable
 from ..errors import SettingsError
+from ..eval import patterns
 from .pipeline import PRESETS, preset, run
 
 
@@ -44,6 +45,82 @@ def calibrate_main(argv: "list[str]") -> int:
     return 0
 
 
+def games_main(argv: "list[str]") -> int:
+    """``python -m cythello.training games --db DIR --out OUT``: refit the middle-game
+    stages to the positions of a games database (cythello.training.games)."""
+    from ..eval.weights import DEFAULT_PATH, read_weights, save_weights
+    from ..games import GameDatabase
+    from .games import fit_from_games, game_positions, stage_range
+    ap = argparse.ArgumentParser(prog="python -m cythello.training games",
+                                 description="Refit evaluation stages to the positions of a "
+                                             "games database (WTHOR: labelled by each game's "
+                                             "perfect-play score from 24 empties), holding "
+                                             "out the games of the last years.")
+    ap.add_argument("--db", required=True, action="append", metavar="SOURCE",
+                    help="games: WTHOR files or folders, GGF or transcript files (repeatable)")
+    ap.add_argument("--out", required=True, type=Path, help="the weights file to write")
+    ap.add_argument("--base", default=str(DEFAULT_PATH),
+                    help="the weights to start from and pull toward (default: the shipped)")
+    ap.add_argument("--stages", default="5-11", metavar="LO-HI",
+                    help="stages to refit (default %(default)s: 21-48 empties)")
+    ap.add_argument("--ridge", type=float, default=10.0,
+                    help="pull toward the base weights (default %(default)s)")
+    ap.add_argument("--huber", type=float, default=0.0, metavar="DISCS",
+                    help="Huber loss threshold (default 0: squared error)")
+    ap.add_argument("--held-out-from", type=int, default=2019, metavar="YEAR",
+                    help="games from this year on are held out (default %(default)s)")
+    ap.add_argument("--search", type=float, default=1.0, metavar="SHARE",
+                    help="label positions before the records' exact depth by this share of "
+                         "a --depth search into the stages refitted before, the rest by the "
+                         "record's score (default %(default)s: the search's, which won its "
+                         "matches; 0: the records' scores)")
+    ap.add_argument("--depth", type=int, default=4, help="the labels' search depth "
+                                                         "(default %(default)s)")
+    ap.add_argument("--workers", type=int, default=1, help="labelling threads (default 1)")
+    args = ap.parse_args(argv)
+    try:
+        lo, _, hi = args.stages.partition("-")
+        try:
+            first, last = int(lo), int(hi or lo)
+        except ValueError:
+            raise SettingsError(f"--stages expects LO-HI, not {args.stages!r}") from None
+        check_int("--stages", first, 0, patterns.N_STAGES - 1)
+        check_int("--stages", last, first, patterns.N_STAGES - 1)
+        check_number("--ridge", args.ridge, 0.0, 1e9)
+        check_number("--huber", args.huber, 0.0, 128.0)
+        check_int("--held-out-from", args.held_out_from, 0, 9999)
+        check_number("--search", args.search, 0.0, 1.0)
+        check_int("--depth", args.depth, 1, 12)
+        check_int("--workers", args.workers, 1, 256)
+        check_writable(args.out, "evaluation weights", SettingsError)
+        base, header = read_weights(args.base)
+        db = GameDatabase.open(*args.db, index=None)
+        for line in db.problems:
+            print(line, file=sys.stderr)
+        stages = range(first, last + 1)
+        counts = [e for s in stages for e in stage_range(s, patterns.STAGE_WIDTH)]
+        positions = game_positions(db, counts)
+        print(f"{len(db):,} games, {len(positions):,} positions "
+              f"({int(positions.exact.sum()):,} exact)", flush=True)
+        packed, reports = fit_from_games(positions, base, stages, ridge=args.ridge,
+                                         huber=args.huber, held_out_from=args.held_out_from,
+                                         search=args.search, depth=args.depth,
+                                         workers=args.workers,
+                                         log=lambda m: print(m, flush=True))
+        provenance = {"base": dict(header.get("provenance", {})),
+                      "games": {"sources": [str(s) for s in args.db], "count": len(db),
+                                "positions": len(positions), "stages": [first, last],
+                                "ridge": args.ridge, "huber": args.huber,
+                                "held_out_from": args.held_out_from,
+                                "search": args.search, "depth": args.depth,
+                                "digest": db.table.digest()}}
+        save_weights(args.out, packed, provenance)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return _error("python -m cythello.training games", exc)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def _error(where: str, exc: BaseException) -> int:
     """One line for a bad argument, file or setting, and status 2 (no traceback)."""
     if isinstance(exc, MemoryError):
@@ -62,6 +139,8 @@ def main(argv: "list[str] | None" = None) -> int:
         argv = sys.argv[1:]
     if argv[:1] == ["calibrate"]:
         return calibrate_main(argv[1:])
+    if argv[:1] == ["games"]:
+        return games_main(argv[1:])
     ap = argparse.ArgumentParser(prog="python -m cythello.training",
                                  description="Train cythello's pattern evaluation from "
                                              "self-play (see cythello.training.pipeline).")
