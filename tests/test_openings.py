@@ -172,3 +172,27 @@ def test_values_and_positions_agree_with_a_fresh_search():
     opp = np.array([k[1] for k in keys], dtype=np.uint64)
     scores = search_many(own, opp, 20, default_weights(), 1.5)
     assert [round(float(s), 2) for s in scores] == [v for _, v in found]
+
+
+def test_a_match_reads_only_the_openings_it_plays(tmp_path):
+    import tracemalloc
+
+    from cythello.openings import openings_for
+    path = tmp_path / "many.txt"
+    path.write_text("f5d6\nf5f6\n" * 200_000)                # 400,000 lines, 2 MB
+    tracemalloc.start()
+    boards = openings_for(str(path), 10)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(boards) == 10 and boards[1] == cy.Board.from_transcript("f5f6")
+    assert peak < 40 * 2 ** 20                  # the text once, not a Board a line (~900 MB)
+
+
+def test_a_finished_game_is_no_opening(tmp_path):
+    from cythello.errors import InvalidBoardError
+    from cythello.openings import read_openings
+    path = tmp_path / "over.txt"
+    path.write_text("f5d6\r\n" + "X" * 64 + " O\n")
+    with pytest.raises(InvalidBoardError, match="line 2: the game is over"):
+        read_openings(path)
+    assert len(read_openings(path, limit=1)) == 1

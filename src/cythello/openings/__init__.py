@@ -18,10 +18,11 @@ header).  Each opening is played twice, each player black once.
 from __future__ import annotations
 
 import functools
+import io
 import os
 import random
 from pathlib import Path
-from typing import List, Optional, Set, Tuple, Union
+from typing import Iterator, List, Optional, Set, Tuple, Union
 
 from .._checks import check_int, check_number
 from .._files import read_text
@@ -50,30 +51,46 @@ def _split_value(line: str) -> Tuple[str, Optional[float]]:
     return line, None
 
 
-def read_opening_values(path: Union[str, "os.PathLike[str]"]
+def read_opening_values(path: Union[str, "os.PathLike[str]"], limit: Optional[int] = None
                         ) -> List[Tuple[Board, Optional[float]]]:
     """Start positions from a file, each with the value the file gives it (None if none):
     one a line, a transcript (``f5d6c3d3``, the XOT format), a board string or an OBF
     line, optionally followed by a space and the position's value in discs for the side
-    to move; lines starting ``#`` or ``%`` are comments."""
-    out = []
+    to move; lines starting ``#`` or ``%`` are comments.  A finished game is no opening
+    (an error naming its line).  ``limit``: the first that many openings, the lines after
+    them not read (a match of 10 pairs reads 10 lines of a million)."""
+    out: List[Tuple[Board, Optional[float]]] = []
     # As every record reader: a regular file of bounded size, UTF-8 (a BOM dropped).
     text = read_text(path, "openings file", InvalidBoardError)
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(_lines(text), 1):
+        if limit is not None and len(out) >= limit:
+            break
         if line.strip() and not line.lstrip().startswith(("%", "#")):
             position, value = _split_value(line.strip())
             try:
-                out.append((board_from_text(position), value))
+                board = board_from_text(position)
             except ValueError as exc:
                 raise InvalidBoardError(f"{os.fspath(path)}, line {n}: {exc}") from None
+            if board.is_game_over():
+                raise InvalidBoardError(f"{os.fspath(path)}, line {n}: the game is over in "
+                                        f"that position, so no game can start from it")
+            out.append((board, value))
     if not out:
         raise InvalidBoardError(f"no openings in {os.fspath(path)}")
     return out
 
 
-def read_openings(path: Union[str, "os.PathLike[str]"]) -> List[Board]:
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` one at a time (splitlines() would make them all at once), any
+    of ``\\n``, ``\\r\\n`` or ``\\r`` ending one."""
+    for line in io.StringIO(text, newline=None):
+        yield line.rstrip("\n")
+
+
+def read_openings(path: Union[str, "os.PathLike[str]"], limit: Optional[int] = None
+                  ) -> List[Board]:
     """Start positions from a file (the forms of :func:`read_opening_values`)."""
-    return [board for board, _ in read_opening_values(path)]
+    return [board for board, _ in read_opening_values(path, limit)]
 
 
 @functools.lru_cache(maxsize=1)
@@ -151,5 +168,5 @@ def openings_for(spec: str, pairs: int, seed: Optional[int] = 0) -> Optional[Lis
                                 f"{plies_text!r}") from None
         check_int("random openings' plies", plies, 0, 20)
         return random_openings(max(1, pairs), plies, seed)
-    return read_openings(spec)
+    return read_openings(spec, limit=max(1, pairs))
 
