@@ -381,3 +381,8 @@ def test_a_levels_evaluator_is_the_same_from_python_and_the_command_line():
         assert cy.make_player(level).evaluator.search_depth == wanted, level
         assert depth_of("--preset", level) == wanted, level
     assert depth_of("--time", "0.5") == 2
+
+
+def test_a_tournament_of_one_spec_given_three_times_has_three_entrants():
+    from cythello.cli import main
+    assert main(["tournament", "random", "random", "random", "--games", "2"]) == 0

@@ -232,8 +232,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise SettingsError("a tournament needs at least two players")
     if any(spec.startswith(("gtp:", "nboard:")) for spec in args.players) and args.workers > 1:
         raise SettingsError("external engines play serially: drop --workers")
-    players = {spec: make_player(spec, None if args.seed is None else args.seed + k)
-               for k, spec in enumerate(args.players)}
+    # The same spec twice is two entrants ("random", "random #2"), not one.
+    names = [spec if args.players[:k].count(spec) == 0
+             else f"{spec} #{args.players[:k].count(spec) + 1}"
+             for k, spec in enumerate(args.players)]
+    players = {name: make_player(spec, None if args.seed is None else args.seed + k)
+               for k, (name, spec) in enumerate(zip(names, args.players))}
     openings = openings_for(args.openings, (args.games + 1) // 2, args.seed)
 
     def progress(a: str, b: str, result: MatchResult) -> None:
