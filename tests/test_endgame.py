@@ -568,3 +568,11 @@ def test_a_node_limit_is_the_solves_not_each_threads(threads):
     _, _, aborted = solver.solve(board, node_limit=limit)
     assert aborted
     assert limit <= solver.nodes <= limit + 4096 * threads + 200_000
+
+
+def test_a_table_larger_than_half_the_memory_is_refused_up_front(monkeypatch):
+    import cythello.search.endgame._solver as solver_module
+    monkeypatch.setattr(solver_module, "physical_memory", lambda: 2 ** 30)   # a 1 GiB machine
+    with pytest.raises(cy.SettingsError, match="at most table_bits="):
+        Solver(table_bits=26)
+    assert Solver(table_bits=20).table_bytes == 0         # nothing taken yet

@@ -16,6 +16,14 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]+")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
+def physical_memory() -> int:
+    """The machine's physical memory in bytes (0 where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
 def shown(text: str) -> str:
     """``text`` as an error message quotes it: in full if short, else its start and its
     length (a 1 MB spec is no 1 MB message)."""

@@ -52,6 +52,7 @@ cdef void _set_evaluator(Context* ctx, PatternWeights weights):
 
 from cythello.core._cpu cimport v3_function
 from cythello.errors import PlayerBusyError, SettingsError
+from cythello._checks import physical_memory
 from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
@@ -83,6 +84,21 @@ cdef int _width_tenths(double t) noexcept:
     return EXACT_WIDTH if t <= 0 else min(EXACT_WIDTH - 1, <int>(t * 10 + 0.5))
 
 
+def _check_table_fits(bits, size):
+    """Refuse, before anything is allocated, a table of more than half the machine's
+    memory (as Edax and Stockfish size their hash up front): its pages would be committed
+    inside the first deep solves, and past the memory there is only swapping or a kill."""
+    memory = physical_memory()
+    if memory and size > memory // 2:
+        most = bits
+        while most > 10 and size > memory // 2:
+            most -= 1
+            size //= 2
+        raise SettingsError(f"table_bits={bits} needs {(size << (bits - most)) / 2**30:.1f} GiB "
+                            f"for its table, more than half of this machine's "
+                            f"{memory / 2**30:.1f} GiB: at most table_bits={most} here")
+
+
 cdef class Solver:
     """An exact endgame solver with its own transposition table (kept between solves, so a
     second solve of a related position is cheaper; 64 MB by default, and 1 MB for each
@@ -103,6 +119,7 @@ cdef class Solver:
     def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
         self.threads = check_int("threads", threads, 1, _MAX_THREADS)
+        _check_table_fits(table_bits, _table_bytes(&self.table))
         self.table.buckets = NULL
         self.table.memory = NULL
         self.table.date = 0
