@@ -59,12 +59,6 @@ class GamePositions:
 _FIELDS = ("own", "opp", "label", "empties", "row", "year", "exact")
 
 
-def _popcount(x: np.ndarray) -> np.ndarray:
-    bits = np.unpackbits(np.ascontiguousarray(x, np.uint64).view(np.uint8).reshape(-1, 8),
-                         axis=1)
-    return np.asarray(bits.sum(axis=1), dtype=np.int64)
-
-
 def game_positions(db: GameDatabase, empties: Iterable[int],
                    results: bool = True) -> GamePositions:
     """The positions with ``empties`` empty squares of the database's games, labelled as
@@ -73,7 +67,7 @@ def game_positions(db: GameDatabase, empties: Iterable[int],
     game), so the same database gives the same arrays."""
     table = db.table
     rows = db.rows()
-    start_empties = 64 - _popcount(table.start_black[rows] | table.start_white[rows])
+    start_empties = empties_of(table.start_black[rows], table.start_white[rows])
     played = table.played[rows].astype(np.int64)
     theory = table.theoretical[rows].astype(np.int64)
     theory_at = table.theoretical_empties[rows].astype(np.int64)
