@@ -64,11 +64,32 @@ def test_the_balanced_set_is_made_by_the_searches_it_names(tmp_path):
         else:
             assert abs(deep) > 2.0 or abs(shallow) > 6.0
     # The work folder holds each stage's scores; a second run searches nothing again.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["depth-2.txt", "depth-6.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["depth-2.txt", "depth-6.txt",
+                                                         "run.json"]
     said = []
     again, _ = make_balanced(plies=4, depth=6, within=2.0, stages=[(2, 6.0)], probcut=None,
                              work=tmp_path, say=said.append)
     assert again == chosen and not any("to search" in line for line in said)
+
+
+def test_the_work_folder_serves_one_kind_of_run_and_trusts_only_whole_lines(tmp_path):
+    settings = dict(plies=4, depth=4, within=3.0, stages=[], say=lambda text: None)
+    chosen, _ = make_balanced(probcut=None, work=tmp_path, **settings)
+    with pytest.raises(SettingsError, match="other settings"):
+        make_balanced(probcut=1.5, work=tmp_path, **settings)
+    # A last line cut short (``-1.75`` cut to ``-1``), and lines of another form: searched
+    # again, not trusted, no traceback.
+    stage = tmp_path / "depth-4.txt"
+    lines = stage.read_text().splitlines()
+    own, opp, score = lines[-1].split()
+    stage.write_text("\n".join(lines[:-1]) + "\nnot a score\n12 x 1.00\n"
+                     + f"{own} {opp} {score[:2]}")
+    said = []
+    again, _ = make_balanced(probcut=None, work=tmp_path,
+                             **{**settings, "say": said.append})
+    assert again == chosen
+    assert any("1 positions to search" in line or "1 position" in line for line in said)
+    assert stage.read_text().endswith("\n")
 
 
 def test_a_sample_of_positions_is_drawn_by_its_seed():

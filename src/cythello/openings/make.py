@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -102,15 +104,53 @@ def _search_chunk(depth: int, probcut: Optional[float], keys: Sequence[Key]
     return [(k[0], k[1], round(float(s), 2)) for k, s in zip(keys, scores)]
 
 
+_SCORE_LINE = re.compile(r"[0-9]+ [0-9]+ [+-]?[0-9]+\.[0-9]{2}")
+
+
 def _read_stage(path: Path) -> Dict[Key, float]:
-    """The scores a stage has found so far (its work file: ``own opp score`` a line)."""
+    """The scores a stage has found so far (its work file: ``own opp score`` a line).  Only
+    whole lines count: a last line without its newline (a kill or a full disk cut it:
+    ``2.70`` cut to ``2`` would pass for a score) is cut off the file and searched again,
+    and a line of another form is searched again."""
     done: Dict[Key, float] = {}
-    if path.exists():
-        for line in path.read_text(encoding="ascii").splitlines():
-            parts = line.split()
-            if len(parts) == 3:                     # a line cut short by a kill is redone
-                done[(int(parts[0]), int(parts[1]))] = float(parts[2])
+    if not path.exists():
+        return done
+    try:
+        text = path.read_bytes().decode("ascii", errors="replace")
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from None
+    whole, _, partial = text.rpartition("\n")
+    if partial:
+        try:
+            with open(path, "r+b") as fh:
+                fh.truncate(len(whole) + 1 if whole else 0)
+        except OSError as exc:
+            raise SettingsError(f"cannot repair {path}: {exc.strerror or exc}") from None
+    for line in whole.split("\n") if whole else []:
+        if _SCORE_LINE.fullmatch(line):
+            own, opp, score = line.split()
+            done[(int(own), int(opp))] = float(score)
     return done
+
+
+def _check_work(work: Path, settings: Dict[str, object]) -> None:
+    """A work folder serves one kind of run: its ``run.json`` records the settings its
+    scores depend on (Multi-ProbCut, the weights, the plies), and a run with others is
+    refused rather than reusing scores that are not its own (self-play's rule)."""
+    path = work / "run.json"
+    if path.exists():
+        try:
+            seen = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            seen = None
+        if seen != settings:
+            raise SettingsError(f"the work folder {work} holds scores made with other settings "
+                                f"({seen}, not {settings}): give another --work folder or "
+                                "empty it")
+        return
+    from .._files import write_atomic
+    write_atomic(path, json.dumps(settings, sort_keys=True).encode(), "work folder's run.json",
+                 SettingsError)
 
 
 def search_stage(keys: Iterable[Key], depth: int, probcut: Optional[float], workers: int,
@@ -131,9 +171,12 @@ def search_stage(keys: Iterable[Key], depth: int, probcut: Optional[float], work
             for own, opp, score in results:
                 done[(own, opp)] = score
             if path is not None:                 # kept at once: a kill loses one chunk
-                with open(path, "a", encoding="ascii") as out:
-                    out.write("".join(f"{own} {opp} {score:.2f}\n"
-                                      for own, opp, score in results))
+                try:
+                    with open(path, "a", encoding="ascii") as out:
+                        out.write("".join(f"{own} {opp} {score:.2f}\n"
+                                          for own, opp, score in results))
+                except OSError as exc:
+                    raise SettingsError(f"cannot write {path}: {exc.strerror or exc}") from None
             count += len(results)
             if count % (CHUNK * 50) < CHUNK:
                 rate = count / max(1e-9, time.monotonic() - started)
@@ -160,7 +203,11 @@ def make_balanced(plies: int = DEFAULT_PLIES, depth: int = DEFAULT_DEPTH,
         check_int("stage depth", d, 1, depth)
         check_number("stage margin", margin, within, 64)
     if work is not None:
-        work.mkdir(parents=True, exist_ok=True)
+        try:
+            work.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SettingsError(f"cannot make {work}: {exc.strerror or exc}") from None
+        _check_work(work, {"plies": plies, "probcut": probcut, "weights": _weights_digest()})
     lines = positions(plies)
     report = [f"{len(lines):,} positions {plies} moves from the start, distinct up to "
               "symmetry"]
