@@ -94,7 +94,9 @@ class SearchResult:
     exact_score: Optional[int] = None  # set when the endgame solver decided the move
     value: Optional[float] = None      # estimated final disc difference (side to move)
     depth: Optional[int] = None        # an alpha-beta search: the deepest depth finished
-    probability: Optional[float] = None   # ... and how sure its cuts were (1.0: full width)
+    # ... and how sure each of its Multi-ProbCut cuts was (1.0: full width): a per-cut
+    # confidence, not the chance that the value is exact (docs/explanation/engine.md).
+    probability: Optional[float] = None
 
     @property
     def discs(self) -> Optional[float]:
@@ -152,7 +154,8 @@ class SearchResult:
     @property
     def depth_text(self) -> Optional[str]:
         """An alpha-beta search's depth as classic engines print it: ``"15"`` full width,
-        ``"15@87%"`` with Multi-ProbCut (how sure its cuts were); None for a tree search."""
+        ``"15@87%"`` with Multi-ProbCut (the confidence of each cut, as Edax prints it, not
+        the chance that the score is exact); None for a tree search."""
         if self.depth is None:
             return None
         if self.probability is None or self.probability >= 1.0:

@@ -193,7 +193,8 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
                      ) -> Optional[SearchResult]:
     """The selective endgame passes until ``deadline`` as a search result: the move and
     score of the most certain pass that proved one (depth = the empties, ``probability``
-    its certainty, so a line shows ``22@87%``; the exact pass is an exact score; a pass cut
+    its per-cut confidence, so a line shows ``22@87%``: each cut was 87 % sure, which is
+    not the chance that the score is exact; the exact pass is an exact score; a pass cut
     short after its move reached a score gives that move and the score as its value).  The
     first pass must finish within half the time, as a solve must: else None, and the
     player's own search takes the other half.  The passes' speed goes to ``pace``."""

@@ -238,7 +238,9 @@ class EndgamePass:
     """One pass of a selective endgame search: the score and best move of a search to the
     end of the game whose Multi-ProbCut cuts were each ``certainty`` percent sure (Edax's
     73, 87, 95, 98, 99 %), or of the exact solve (``certainty`` 100), or the exact
-    win/draw/loss search (``wld``: the score's bounds settle the outcome)."""
+    win/draw/loss search (``wld``: the score's bounds settle the outcome).  ``certainty``
+    is each cut's confidence, not the pass's: a pass makes many cuts, so its score is
+    exact less often than that (docs/explanation/engine.md)."""
 
     certainty: int
     score: int                       # cut short: the score its move reached at least
