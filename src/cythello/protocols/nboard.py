@@ -74,6 +74,13 @@ def depth_label(stats: MoveStats, result: SearchResult) -> str:
     return str(max(1, len(result.principal_variation)))
 
 
+def _seconds_used(time: Optional[float]) -> float:
+    """A move's time as the clock counts it: one the record gets wrong (missing, negative,
+    not a number, absurd) counts nothing."""
+    seconds = time or 0.0
+    return seconds if 0.0 < seconds < MAX_CLOCK else 0.0
+
+
 class NBoardEngine:
     """One NBoard session over a pair of text streams."""
 
@@ -208,9 +215,7 @@ class NBoardEngine:
             for item in game.moves:
                 if item.move != PASS and replay.must_pass():
                     replay.push(PASS)                      # a pass the record left out
-                seconds = item.time or 0.0
-                # A time the record gets wrong (negative, not a number) counts nothing.
-                used[replay.turn] += seconds if 0.0 < seconds < MAX_CLOCK else 0.0
+                used[replay.turn] += _seconds_used(item.time)
                 replay.push(item.move)
         self.board, self.clock_main, self.clock_increment, self.used = board, main, increment, used
         self.board_problem = None
@@ -235,8 +240,7 @@ class NBoardEngine:
         item = parse_move_item(args[0])
         self.board.push(item.move, implicit_pass=True)
         mover = self.board.turn ^ 1
-        seconds = item.time or 0.0
-        self.used[mover] += seconds if 0.0 < seconds < MAX_CLOCK else 0.0
+        self.used[mover] += _seconds_used(item.time)
         self._ponder()
 
     def _ponder(self) -> None:

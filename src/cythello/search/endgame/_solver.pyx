@@ -90,13 +90,12 @@ def _check_table_fits(bits, size):
     inside the first deep solves, and past the memory there is only swapping or a kill."""
     memory = physical_memory()
     if memory and size > memory // 2:
-        most = bits
-        while most > 10 and size > memory // 2:
+        most = bits                         # each bit less halves the table
+        while most > 10 and size >> (bits - most) > memory // 2:
             most -= 1
-            size //= 2
-        raise SettingsError(f"table_bits={bits} needs {(size << (bits - most)) / 2**30:.1f} GiB "
-                            f"for its table, more than half of this machine's "
-                            f"{memory / 2**30:.1f} GiB: at most table_bits={most} here")
+        raise SettingsError(f"table_bits={bits} needs {size / 2**30:.1f} GiB for its table, "
+                            f"more than half of this machine's {memory / 2**30:.1f} GiB: "
+                            f"at most table_bits={most} here")
 
 
 cdef class Solver:
