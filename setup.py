@@ -5,6 +5,7 @@ Environment switches:
   CYTHELLO_ANNOTATE=1  write Cython's HTML annotation next to each .pyx (``cython -a``)
   CYTHELLO_NO_V3=1     do not build the x86-64-v3 playouts (_rollout_v3)
 """
+import glob
 import os
 import platform
 import sys
@@ -19,11 +20,11 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CYTHELLO_DEBUG", "") not in ("", "0")
-# The compiled modules, by layer: the C core (rules, Board), then the search on top of it.
-MODULES = ["core._cpu", "core._board", "core._perft", "core._stability", "core._replay", "eval._patterns",
-           "search._rollout", "search._pool", "search._transpositions", "search._mcts",
-           "search.endgame._solver", "search._midgame", "search._puct", "book._keys", "envs._vector",
-           "nn._pattern"]
+# The compiled modules: every .pyx of the package, named by its path (cythello/search/uct/
+# _tree.pyx is cythello.search.uct._tree), but the x86-64-v3 twins ("<name>_v3.pyx", below).
+SOURCES = sorted(glob.glob("src/cythello/**/*.pyx", recursive=True))
+MODULES = [os.path.splitext(os.path.relpath(path, "src"))[0].replace(os.sep, ".")[len("cythello."):]
+           for path in SOURCES if not path.endswith("_v3.pyx")]
 INCLUDE = ["src/cythello/core"]         # the C headers of the core
 
 directives = {
@@ -64,7 +65,8 @@ extensions = [
 # the same source as its portable module.  cythello.core._cpu loads such a twin only after a
 # CPU check, so the package still runs on every x86-64 CPU.  The twins are optional: a
 # compiler that cannot build them leaves the portable path alone.
-V3_TWINS = ["eval._patterns", "search._rollout", "search.endgame._solver"]
+V3_TWINS = [name for name in MODULES
+            if os.path.exists(f"src/cythello/{name.replace('.', '/')}_v3.pyx")]
 
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CYTHELLO_NO_V3"):
     v3_flags = ["/arch:AVX2"] if sys.platform == "win32" else ["-mavx2", "-mbmi", "-mbmi2",

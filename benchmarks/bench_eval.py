@@ -47,7 +47,7 @@ def square_tables():
     """The two hand-set square tables: the heuristic rollout's move weights (corner 400,
     edge 40, inner 16; X-square 1 and C-square 3 while their corner is empty) and the
     progressive-bias prior (corner 1, edge 0.4, centre 0.3, other 0.2; X/C squares of an
-    empty corner 0), as in search/_playout_impl.pxi and search/_mcts.pyx."""
+    empty corner 0), as in search/uct/_playout_impl.pxi and search/uct/_tree.pyx."""
     rollout, prior = np.zeros(64), np.zeros(64)
     for sq in range(64):
         r, c = divmod(sq, 8)

@@ -32,7 +32,8 @@ from cythello.search.internals import (
     TABLE_BYTES_PER_NODE,
     SearchTree,
 )
-from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
+from cythello.search.settings import DEFAULT_MAX_NODES
+from cythello.search.uct import SearchSettings
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 

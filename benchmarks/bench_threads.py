@@ -24,7 +24,8 @@ from _reference import core_round_trip_ns
 import cythello as cy
 from cythello.nn import PatternEvaluator
 from cythello.search.internals import SearchTree, shared_tree_tuning
-from cythello.search.settings import DEFAULT_MAX_NODES, SearchSettings
+from cythello.search.settings import DEFAULT_MAX_NODES
+from cythello.search.uct import SearchSettings
 
 MIDGAME = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
 

@@ -244,7 +244,7 @@ def probcut(scores: Path, coef: Dict[str, float]) -> str:
 
 def _fit() -> Dict[str, float]:
     """The fitted coefficients, read from the .pxi the search includes."""
-    text = (ROOT / "src/cythello/search/_probcut_fit.pxi").read_text()
+    text = (ROOT / "src/cythello/search/alphabeta/_midgame_probcut.pxi").read_text()
     coef = {}
     for line in text.splitlines():
         if line.startswith("cdef double PROBCUT_"):

@@ -41,15 +41,14 @@ nitpicky = False
 # -- pages generated from the code ---------------------------------------------------------
 
 def _settings_page() -> str:
-    from cythello.search.alphabeta import AlphaBetaSettings
-    from cythello.search.puct import PUCTSettings
+    from cythello import AlphaBetaSettings, PUCTSettings, SearchSettings
     from cythello.search.settings import settings_table
     return ("# Settings\n\n"
             "Generated from the settings types when the documentation is built: each field "
             "is checked once, when a settings object is made (a `TypeError` for a wrong "
             "type, a `SettingsError` naming the field and its range otherwise).\n\n"
             "## `SearchSettings` (the UCT search, `MCTSPlayer`)\n\n"
-            f"{settings_table()}\n\n"
+            f"{settings_table(SearchSettings)}\n\n"
             "## `PUCTSettings` (the PUCT search, `PUCTPlayer`)\n\n"
             f"{settings_table(PUCTSettings)}\n\n"
             "## `AlphaBetaSettings` (the alpha-beta search, `AlphaBetaPlayer`)\n\n"

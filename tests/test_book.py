@@ -302,7 +302,7 @@ def test_bad_build_settings_are_errors():
 
 def test_a_selective_build_values_moves_by_multi_probcut_and_says_so(tmp_path):
     from cythello.eval.weights import load_eval_weights
-    from cythello.search._midgame import search_many
+    from cythello.search.alphabeta._midgame import search_many
     settings = BuildSettings(plies=4, depth=10, probcut=1.0)
     b = BookBuilder(settings, tmp_path / "cut.cybook")
     b.run(rounds=1)

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import cythello as cy
-import cythello.search._rollout as rollout
+import cythello.search.uct._rollout as rollout
 
 FINGERPRINT = r"""
-import hashlib, json, cythello as cy, cythello.search._rollout as r
+import hashlib, json, cythello as cy, cythello.search.uct._rollout as r
 out = []
 for t in ["", "f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3c5c4e7"]:
     b = cy.Board.from_transcript(t)

@@ -225,6 +225,48 @@ def test_a_player_pickles_to_a_worker_with_its_settings(kind):
     check_result(MIDGAME, copy.search(MIDGAME))
 
 
+# Where cythello 0.4's pickles named the players' makers and settings (search/ was one flat
+# folder then): each variant is a list of (the module named today, the one 0.4 named).
+OLD_PICKLES = {
+    "uct": [[("cythello.search.uct.search", "cythello.search.uct")],
+            [("cythello.search.uct.search", "cythello.search.players")]],       # before 0.4
+    "puct": [[("cythello.search.puct.search", "cythello.search.puct"),
+              ("cythello.search.puct.settings", "cythello.search.puct")]],
+    "alphabeta": [[("cythello.search.alphabeta.search", "cythello.search.alphabeta"),
+                   ("cythello.search.alphabeta.settings", "cythello.search.alphabeta")]],
+}
+
+
+def test_a_player_pickled_by_0_4_still_loads(kind):
+    """A pickle naming the modules of 0.4 makes the same player (protocol 0 writes module
+    names as lines of text, so today's pickle is turned into one that names those)."""
+    player = make(kind, budget=60, seed=5)
+    today = pickle.dumps(player, protocol=0)
+    for variant in OLD_PICKLES[kind]:
+        old = today
+        for new_name, old_name in variant:
+            assert new_name.encode() + b"\n" in old
+            old = old.replace(new_name.encode() + b"\n", old_name.encode() + b"\n")
+        copy = pickle.loads(old)
+        assert type(copy) is type(player) and copy.settings == player.settings
+
+
+def test_names_that_moved_are_found_at_their_old_paths_with_a_warning():
+    import cythello.search.players as players
+    import cythello.search.settings as settings
+
+    with pytest.warns(DeprecationWarning, match="cythello.search.uct.MCTSPlayer"):
+        assert players.MCTSPlayer is cy.MCTSPlayer
+    with pytest.warns(DeprecationWarning, match="cythello.search.uct.settings.SearchSettings"):
+        assert settings.SearchSettings is cy.SearchSettings
+    with pytest.warns(DeprecationWarning):
+        from cythello.search.players import AlphaBetaPlayer
+    assert AlphaBetaPlayer is cy.AlphaBetaPlayer
+    assert players.RandomPlayer is cy.RandomPlayer          # still at home: no warning
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchPlayer'"):
+        getattr(players, "NoSuchPlayer")  # noqa: B009
+
+
 def test_bad_arguments_are_clear_errors(kind):
     player = make(kind, budget=50)
     with pytest.raises(TypeError):

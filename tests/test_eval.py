@@ -20,7 +20,7 @@ from cythello.eval.weights import (
     save_weights,
     unpack,
 )
-from cythello.search._midgame import search, search_many
+from cythello.search.alphabeta._midgame import search, search_many
 
 
 def random_boards(n, seed=1):
@@ -509,7 +509,7 @@ def test_batched_entry_points_check_positions_alike():
     """Evaluation, features and the batched alpha-beta search share one position check."""
     from cythello.eval import default_weights
     from cythello.eval._patterns import feature_indices
-    from cythello.search._midgame import search_many
+    from cythello.search.alphabeta._midgame import search_many
     weights = default_weights()
     calls = [weights.evaluate_many, feature_indices,
              lambda own, opp: search_many(own, opp, 1, weights)]

@@ -23,8 +23,8 @@ from cythello.protocols.engine import (
     popen_gtp,
 )
 from cythello.records.ggf import GgfGame, parse_game, parse_move_item
-from cythello.search._mcts import SearchTree
 from cythello.search.endgame._solver import Solver
+from cythello.search.uct._tree import SearchTree
 
 DATA = Path(__file__).parent / "data"
 PY = sys.executable

@@ -140,7 +140,7 @@ LOWER_LAYERS = ("cythello.core", "cythello.eval", "cythello.nn", "cythello.recor
                 "cythello.envs", "cythello.book", "cythello._checks", "cythello._files",
                 "cythello.errors", "cythello.squares")
 # The book builder values positions by the midgame search: the one way down it may go.
-MAY_SEARCH = {"cythello.book.build": {"cythello.search._midgame"}}
+MAY_SEARCH = {"cythello.book.build": {"cythello.search.alphabeta._midgame"}}
 
 
 def test_the_lower_layers_do_not_import_the_searches():

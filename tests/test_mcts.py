@@ -9,7 +9,7 @@ from conftest import exact_score, random_endgame, wait_for
 from cythello import PASS, Board, MCTSPlayer, RandomPlayer
 from cythello.errors import InvalidBoardError, SettingsError
 from cythello.match import run_match
-from cythello.search._mcts import NODE_BYTES, SearchTree
+from cythello.search.uct._tree import NODE_BYTES, SearchTree
 
 
 def _sign(x):
@@ -331,7 +331,7 @@ def test_progressive_bias_orders_unvisited_children_by_prior():
 
 
 def test_memory_budget_sets_the_node_cap():
-    from cythello.search._mcts import NODE_BYTES
+    from cythello.search.uct._tree import NODE_BYTES
     player = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2, parallel="root")
     assert player.settings.nodes_per_tree == 48 * 2**20 // NODE_BYTES // 2   # two trees share it
     shared = MCTSPlayer(iterations=100, max_memory_mb=48, threads=2)
@@ -451,7 +451,7 @@ def test_progressive_widening_considers_the_best_children_first():
 @pytest.fixture
 def batching():
     """Sets the shared search's batching for a test (hot, flush, own); the defaults after."""
-    from cythello.search._mcts import _shared_tuning
+    from cythello.search.uct._tree import _shared_tuning
     yield lambda values: _shared_tuning(*values) if values else _shared_tuning()
     _shared_tuning()
 
@@ -684,7 +684,7 @@ def test_transposition_searches_are_reproducible_and_survive_tree_reuse():
 
 
 def test_transpositions_count_in_the_memory_budget():
-    from cythello.search._mcts import TABLE_BYTES_PER_NODE
+    from cythello.search.uct._tree import TABLE_BYTES_PER_NODE
     assert 0 < TABLE_BYTES_PER_NODE <= 4
     plain = MCTSPlayer(max_memory_mb=100)
     with_table = MCTSPlayer(max_memory_mb=100, transpositions=True)
@@ -725,7 +725,7 @@ def test_rave_statistics(settings, threads):
 
 
 def test_rave_searches_are_reproducible_and_counted_in_the_memory_budget():
-    from cythello.search._mcts import AMAF_BYTES_PER_NODE
+    from cythello.search.uct._tree import AMAF_BYTES_PER_NODE
     runs = [[(m.move, m.visits) for m in MCTSPlayer(iterations=3000, seed=4, rave=300.0)
              .search(MIDGAME).moves] for _ in range(2)]
     assert runs[0] == runs[1]
@@ -812,20 +812,20 @@ def test_pondering_stays_in_its_memory_and_ends_with_the_next_search():
 def test_a_search_stops_before_its_visit_counters_overflow(threads):
     """Visits are 32-bit: a search without limits (pondering, a long analysis) stops before
     the root's would wrap round (some 4 billion iterations: tested at a lowered bound)."""
-    from cythello.search import _mcts
+    from cythello.search.uct import _tree
     tree = SearchTree(MIDGAME, seed=3, threads=threads, max_nodes=200_000)
-    _mcts._limit_root_visits(3000)
+    _tree._limit_root_visits(3000)
     try:
         done, reason = tree.run(None, 0.0)
     finally:
-        _mcts._limit_root_visits(None)
+        _tree._limit_root_visits(None)
     assert reason == "iterations"
     # Other threads may hold a batch of root visits when the limit is seen.
     assert 3000 <= tree.root_visits <= 3000 + threads * 200
     assert sum(c.visits for c in tree.child_stats()) <= tree.root_visits
     assert tree.run(1000) == (1000, "iterations")              # the real bound is far away
     with pytest.raises(ValueError):
-        _mcts._limit_root_visits(0)
+        _tree._limit_root_visits(0)
 
 
 def test_a_game_analysis_reviews_every_move():
@@ -849,7 +849,7 @@ def test_eval_depth_values_each_new_child_by_a_shallow_search(depth):
     """With eval_depth k a child's value is the depth-(k-1) alpha-beta score after the move
     (the midgame search's, full width), not the static evaluation."""
     from cythello.eval.weights import default_weights
-    from cythello.search._midgame import search
+    from cythello.search.alphabeta._midgame import search
     weights = default_weights()
     board = cy.Board.from_transcript("c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2")
     result = cy.MCTSPlayer(iterations=1, eval_depth=depth, seed=1).search(board)

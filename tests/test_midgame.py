@@ -10,7 +10,7 @@ import cythello as cy
 from conftest import random_endgame
 from cythello import Board
 from cythello.eval.weights import default_weights
-from cythello.search._midgame import (
+from cythello.search.alphabeta._midgame import (
     MidgameSearch,
     deepen,
     probcut_probability,

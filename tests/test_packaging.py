@@ -111,10 +111,10 @@ def test_the_docs_settings_tables_are_made_from_the_settings_types():
     the documentation is built (docs/conf.py), so it cannot fall behind them."""
     import importlib.util
 
-    from cythello.search.puct import PUCTSettings
+    from cythello import PUCTSettings, SearchSettings
     from cythello.search.settings import settings_table
     spec = importlib.util.spec_from_file_location("docs_conf", ROOT / "docs" / "conf.py")
     conf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conf)
     page = conf._settings_page()
-    assert settings_table() in page and settings_table(PUCTSettings) in page
+    assert settings_table(SearchSettings) in page and settings_table(PUCTSettings) in page

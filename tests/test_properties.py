@@ -30,7 +30,8 @@ from cythello.records.ggf import GgfGame, iter_games, parse_game, read_ggf  # no
 from cythello.records.obf import ObfPosition, parse_obf_line, read_obf  # noqa: E402
 from cythello.records.position import board_from_text  # noqa: E402
 from cythello.search.puct import PUCTSettings  # noqa: E402
-from cythello.search.settings import SearchSettings, parse_setting, setting_names  # noqa: E402
+from cythello.search.settings import parse_setting, setting_names  # noqa: E402
+from cythello.search.uct import SearchSettings  # noqa: E402
 from cythello.selfplay.shards import ShardError, read_shard  # noqa: E402
 
 # Inputs that are not the reader's fault: what every reader may raise for bad input.
@@ -217,6 +218,6 @@ def test_settings_accept_a_value_or_refuse_it_clearly(cls, data):
         assert not math.isnan(kept)             # a NaN setting is refused, never kept
 
 
-@given(st.sampled_from(setting_names()), TEXT)
+@given(st.sampled_from(setting_names(SearchSettings)), TEXT)
 def test_setting_text_parses_or_is_refused_clearly(name, text):
-    _clear_or_value(parse_setting, name, text)
+    _clear_or_value(parse_setting, name, text, SearchSettings)

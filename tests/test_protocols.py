@@ -574,9 +574,10 @@ def test_every_search_setting_can_be_given_in_a_spec():
     is documented and readable from text."""
     import dataclasses
 
+    from cythello import SearchSettings
     from cythello.players import make_player
-    from cythello.search.settings import SearchSettings, parse_setting, settings_table
-    table = settings_table()
+    from cythello.search.settings import parse_setting, settings_table
+    table = settings_table(SearchSettings)
     samples = {"rollout": "random", "parallel": "root", "eval_weights": "default",
                "time_limit": "2", "max_memory_mb": "64", "max_nodes": "1000",
                "iterations": "300", "seed": "3", "eval_scale": "4", "book": "default"}
@@ -584,7 +585,7 @@ def test_every_search_setting_can_be_given_in_a_spec():
         assert f"| `{f.name}` |" in table
         sample = samples.get(f.name) or {bool: "false", int: "3", float: "0.5"}[type(f.default)]
         player = make_player(f"mcts:{f.name}={sample}")
-        assert getattr(player.settings, f.name) == parse_setting(f.name, sample)
+        assert getattr(player.settings, f.name) == parse_setting(f.name, sample, SearchSettings)
 
 
 def gtp_budget(engine, colour):

@@ -272,7 +272,7 @@ def test_the_searching_evaluator_answers_shallow_search_scores(depth):
     each move's logit the depth-(k-1) score after it (against a plain Python minimax and
     the midgame search, full width)."""
     from cythello.eval.weights import default_weights
-    from cythello.search._midgame import search
+    from cythello.search.alphabeta._midgame import search
     weights = default_weights()
     ev = PatternEvaluator(prior_scale=4.0, value_scale=8.0, search_depth=depth)
     # Late positions too: passes and finished games inside the searches.

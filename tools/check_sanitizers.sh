@@ -16,7 +16,7 @@ LDFLAGS="-fsanitize=address,undefined" CYTHELLO_DEBUG=1 \
 cc=${CC:-gcc}
 export LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-PYTHONPATH=src python3 -c "import cythello.search._mcts as m; assert m.__file__.startswith('$work'), m.__file__"
+PYTHONPATH=src python3 -c "import cythello.search.uct._tree as m; assert m.__file__.startswith('$work'), m.__file__"
 # The protocol tests start fresh interpreters (the installed package): leave them out.
 PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider tests/test_rules.py tests/test_board.py \
     tests/test_mcts.py tests/test_endgame.py tests/test_fuzz.py "$@"

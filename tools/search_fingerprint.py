@@ -13,7 +13,6 @@ import sys
 import cythello as cy
 
 
-
 def _random_game(empties: int, seed: int) -> cy.Board:
     """A position of a seeded random game (Python's own generator: the same on both sides)."""
     board, player = cy.Board(), cy.RandomPlayer(seed)

@@ -16,7 +16,7 @@ evaluation, a pass using no depth), so the fit describes exactly what the cuts c
 The model, as the midgame fit's (``research/probcut``): log sigma = CONST + EMPTIES * e +
 DEPTH * d, least squares on the per-cell log RMS weighted by the cell's size; one bias for
 all cells (the mean of exact - shallow).  Written to
-``src/cythello/search/endgame/_probcut_fit.pxi``; rebuild the extension after a new fit.
+``src/cythello/search/endgame/_solver_probcut.pxi``; rebuild the extension after a new fit.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SCORES = HERE / "scores.csv"
-PXI = ROOT / "src" / "cythello" / "search" / "endgame" / "_probcut_fit.pxi"
+PXI = ROOT / "src" / "cythello" / "search" / "endgame" / "_solver_probcut.pxi"
 SOURCES = {                           # file -> how many of its positions (all: None)
     "heldout-strong.txt": None,       # 14-26 empties, strong self-play, exact
     "heldout-puct-deep.txt": None,    # 17-24 empties

@@ -43,7 +43,7 @@ from cythello import Board
 from cythello.eval import load_weights, patterns
 from cythello.eval.patterns import Pattern
 from cythello.search.internals import stable_squares
-from cythello.search.settings import SearchSettings
+from cythello.search.uct import SearchSettings
 from cythello.training.data import empties_of, off_path, unique_positions
 from cythello.training.fit import fit_stage, packed_features, predict
 from cythello.training.labels import exact_scores

@@ -63,7 +63,7 @@ def puct_positions(games, tmp):
 def strong_positions(games, tmp):
     """Positions of expert self-play (a fixed iteration budget, so the games do not depend
     on the machine's speed) after 8 uniformly random moves, side to move first."""
-    from cythello.search.players import PRESETS
+    from cythello.search.presets import PRESETS
     expert = {**{k: v for k, v in PRESETS["expert"].items() if k != "time_limit"},
               "iterations": STRONG_ITERATIONS, "endgame_empties": 20, "endgame_by_time": False}
     selfplay.generate(games, tmp, seed=STRONG_SEED, workers=2, games_per_shard=10,

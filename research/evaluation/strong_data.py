@@ -24,7 +24,7 @@ import numpy as np
 from _evaldata import STAGE, first_unheld, held_out, judged, labelled_positions
 
 from cythello import selfplay
-from cythello.search.players import PRESETS
+from cythello.search.presets import PRESETS
 from cythello.training.data import empties_of, side_to_move
 from cythello.training.fit import fit_stage, packed_features
 from cythello.training.labels import exact_scores

@@ -13,7 +13,7 @@ the cells so that depths beyond the data extrapolate sensibly.
     python research/probcut/fit_probcut.py --collect      # scores.csv (minutes, 2 cores)
     python research/probcut/fit_probcut.py                # fit, print, write the .pxi
 
-The fit is written to ``src/cythello/search/_probcut_fit.pxi``, which the midgame search
+The fit is written to ``src/cythello/search/alphabeta/_midgame_probcut.pxi``, which the midgame search
 includes; rebuild the extension after a new fit.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 SCORES = HERE / "scores.csv"
-PXI = HERE.parents[1] / "src" / "cythello" / "search" / "_probcut_fit.pxi"
+PXI = HERE.parents[1] / "src" / "cythello" / "search" / "alphabeta" / "_midgame_probcut.pxi"
 DEEPEST = 12          # the deepest full-width depth searched (about 1 s a position)
 
 

@@ -10,16 +10,17 @@ from . import squares as _squares
 from .squares import *  # noqa: F403  (colours, squares A1..H8, PASS, names)
 from .core._board import STARTING_BOARD_STRING, Board, LegalMoves, Outcome, transform_square
 from .core._perft import perft
-from .search._rollout import PlayoutStats, random_playouts
+from .search.uct._rollout import PlayoutStats, random_playouts
 from .records.obf import ObfPosition, parse_obf_line, read_obf
 from .records.game import GameRecord
 from .games import GameDatabase
-from .search.players import (
-    AlphaBetaPlayer, MCTSPlayer, MoveStats, Player, PRESETS, RandomPlayer, SearchResult,
-)
+from .search.players import Player, RandomPlayer
+from .search.presets import PRESETS
+from .search.results import MoveStats, SearchResult
+from .search.uct import MCTSPlayer, SearchSettings
+from .search.alphabeta import AlphaBetaPlayer
 from .search.presets import LEVELS
 from .search.states import Proof, StopReason, ValueKind
-from .search.settings import SearchSettings
 from .search.alphabeta import AlphaBetaSettings
 from .search.limits import Limit, PlayResult
 from .match import MatchResult, play_game, run_match
@@ -32,12 +33,12 @@ def build_info() -> "dict[str, object]":
     import platform
     import sys
 
-    from .search._mcts import NODE_BYTES
+    from .search.uct._pool import NODE_BYTES
     from .core._cpu import cpu_has_v3
     from .eval._patterns import EVAL_BUILD
     from .eval.weights import default_weights
     from .search.endgame._solver import SOLVER_BUILD
-    from .search._rollout import PLAYOUT_BUILD
+    from .search.uct._rollout import PLAYOUT_BUILD
 
     return {
         "version": __version__,

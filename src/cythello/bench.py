@@ -8,10 +8,9 @@ from typing import Callable, Iterator
 from ._checks import check_number
 from .core._board import Board
 from .core._perft import perft
-from .search._mcts import NODE_BYTES, SearchTree
-from .search._rollout import random_playouts
-from .search.players import MCTSPlayer
-from .search.settings import SearchSettings
+from .search.uct import MCTSPlayer, SearchSettings
+from .search.uct._rollout import random_playouts
+from .search.uct._tree import NODE_BYTES, SearchTree
 
 MIDGAME = "f5d6c3d3c4f4f6f3e6e7"
 MAX_BENCH_SECONDS = 3600.0

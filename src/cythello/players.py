@@ -18,9 +18,10 @@ from typing import Any, Callable, Dict, Iterable, Optional
 from ._checks import parse_int_text, parse_number_text, shown
 from .errors import SettingsError
 from .search.alphabeta import AlphaBetaPlayer, AlphaBetaSettings
-from .search.players import MCTSPlayer, RandomPlayer
+from .search.players import RandomPlayer
 from .search.presets import LEVEL_SEARCH, LEVELS, PRESETS
 from .search.settings import SettingsType, parse_setting, setting_names
+from .search.uct import MCTSPlayer, SearchSettings
 
 SYNONYMS = SettingsType.SYNONYMS        # time=: the seconds a move, in every spec
 
@@ -70,7 +71,7 @@ def _parse_settings(spec: str, rest: str, known: Iterable[str],
 
 
 def _parse_mcts(key: str, text: str) -> Any:
-    return text if key == "preset" else parse_setting(key, text)
+    return text if key == "preset" else parse_setting(key, text, SearchSettings)
 
 
 
@@ -141,14 +142,15 @@ def _level_with(spec: str, name: str, rest: str, seed: Optional[int]) -> Any:
     level's budget whole: ``expert:time=1`` searches 1 s a move, not 1 s or its
     simulations, whichever ends first."""
     from .search.puct import PUCTSettings
-    settings_type = PUCTSettings if LEVEL_SEARCH.get(name) == "puct" else None
-    names = setting_names(settings_type) if settings_type else setting_names()
+    puct = LEVEL_SEARCH.get(name) == "puct"
+    settings_type = PUCTSettings if puct else SearchSettings
     aliases = dict(SYNONYMS)
-    if settings_type:
+    if puct:
         aliases.update(sims="iterations", simulations="iterations")
-    settings = _parse_settings(spec, rest, [n for n in names if n != "seed"],
-                               lambda key, text: parse_setting(key, text, settings_type)
-                               if settings_type else parse_setting(key, text), aliases)
+    settings = _parse_settings(spec, rest,
+                               [n for n in setting_names(settings_type) if n != "seed"],
+                               lambda key, text: parse_setting(key, text, settings_type),
+                               aliases)
     if "time_limit" in settings or "iterations" in settings:
         settings.setdefault("time_limit", None)
         settings.setdefault("iterations", None)
@@ -168,7 +170,7 @@ def make_player(spec: str, seed: Optional[int] = None) -> Any:
     if spec == "random":
         return RandomPlayer(seed)
     if kind == "mcts":
-        settings = _parse_settings(spec, rest, setting_names() + ["preset"], _parse_mcts,
+        settings = _parse_settings(spec, rest, setting_names(SearchSettings) + ["preset"], _parse_mcts,
                                    SYNONYMS)
         settings.setdefault("seed", seed)
         preset = settings.pop("preset", None)

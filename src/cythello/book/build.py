@@ -89,7 +89,7 @@ def _init_worker(settings: BuildSettings, book_keys: FrozenSet[Key]) -> None:
 def _evaluate(key: Key) -> Dict[int, int]:
     """Every move's value (1/8 disc, side to move) by a ``depth``-ply search of the
     position after it (after a forced pass), in the key's orientation."""
-    from ..search._midgame import search_many
+    from ..search.alphabeta._midgame import search_many
     settings: BuildSettings = _WORKER["settings"]
     kids = children(*key)
     values = {move: exact * VALUE_SCALE for move, _, _, sign, exact in kids if sign == 0}

@@ -12,7 +12,7 @@ from ..records.ggf import read_ggf
 from ..records.svg import board_svg, evaluation_graph_svg
 from ..search.analysis import analyse_game, black_view, with_exact_scores
 from ..search.engine import EnginePlayer
-from ..search.players import SearchResult
+from ..search.results import SearchResult
 from ..search.states import ValueKind
 from ..squares import COLOR_NAMES, square_name
 from .common import (

@@ -13,8 +13,8 @@ from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.engine import EnginePlayer
-from ..search.players import PRESETS, MCTSPlayer
-from ..search.presets import LEVEL_SEARCH, PUCT_EVALUATORS, PUCT_LEVELS
+from ..search.presets import LEVEL_SEARCH, PRESETS, PUCT_EVALUATORS, PUCT_LEVELS
+from ..search.uct import MCTSPlayer
 
 if TYPE_CHECKING:
     from ..search.puct import PUCTPlayer

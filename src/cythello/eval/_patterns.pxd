@@ -21,7 +21,7 @@ cdef eval_fn evaluator_function() noexcept
 # game scores its disc difference exactly; fail-soft, so with the full window
 # (-SEARCH_INF, SEARCH_INF) it is the exact minimax score); each position it visits adds
 # one to ``*nodes``.  The 1-3 plies of the searching evaluators (PUCT's leaf values, the
-# UCT search's eval_depth) and the last two of the midgame search (search/_midgame.pyx,
+# UCT search's eval_depth) and the last two of the midgame search (search/alphabeta/_midgame.pyx,
 # the deep, ordered search with a table).
 cdef search_fn searcher_function() noexcept
 # ``children(weights, P, O, n, squares, flipped, depth, alpha, beta, values, nodes)``:

@@ -20,7 +20,7 @@ from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..search.clock import ByoYomiClock
 from ..search.engine import EnginePlayer
-from ..search.players import MCTSPlayer
+from ..search.uct import MCTSPlayer
 from ..squares import BLACK, PASS, WHITE, parse_move, square_name
 from ._io import MAX_LINE, ascii_line, command_lines
 

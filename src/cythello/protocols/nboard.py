@@ -30,8 +30,9 @@ from ..core._board import Board
 from ..records.ggf import parse_game, parse_move_item
 from ..search.clock import MAX_CLOCK, Clock, parse_ggf_clock
 from ..search.engine import EnginePlayer
-from ..search.players import MCTSPlayer, MoveStats, SearchResult
+from ..search.results import MoveStats, SearchResult
 from ..search.states import StopReason
+from ..search.uct import MCTSPlayer
 from ..squares import PASS, record_move
 from ._io import MAX_LINE, ascii_line, command_lines
 

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""A shared-tree thread's batch, for both kinds of tree (the UCT search, ``_mcts.pyx``,
-and PUCT, ``_puct.pyx``): the visits and values of nodes that one thread has not yet
+"""A shared-tree thread's batch, for both kinds of tree (the UCT search, ``uct/_tree.pyx``,
+and PUCT, ``puct/_forest.pyx``): the visits and values of nodes that one thread has not yet
 added to the tree, in an open-addressing table by node index.
 
 Threads whose paths run through the same nodes would pass those nodes' cache lines back

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""What the recyclings of the two kinds of tree share (the UCT node pool, ``_pool.pyx``,
-and the PUCT trees, ``_puct.pyx``): choosing, from one pass's histogram, the least power
+"""What the recyclings of the two kinds of tree share (the UCT node pool, ``uct/_pool.pyx``,
+and the PUCT trees, ``puct/_forest.pyx``): choosing, from one pass's histogram, the least power
 of two of visits whose nodes keep their children within a target number of nodes."""
 from libc.stdint cimport uint32_t, uint64_t
 

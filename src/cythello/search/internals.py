@@ -19,10 +19,16 @@ from typing import Optional, Tuple
 
 from ..core._stability import stable_squares
 from ..eval._patterns import EVAL_BUILD
-from ._mcts import AMAF_BYTES_PER_NODE, NODE_BYTES, TABLE_BYTES_PER_NODE, SearchTree, _shared_tuning
-from ._midgame import MidgameSearch, deepen, reference_search
-from ._midgame import search as midgame_search
+from .alphabeta._midgame import MidgameSearch, deepen, reference_search
+from .alphabeta._midgame import search as midgame_search
 from .endgame._solver import SOLVER_BUILD, Solver
+from .uct._tree import (
+    AMAF_BYTES_PER_NODE,
+    NODE_BYTES,
+    TABLE_BYTES_PER_NODE,
+    SearchTree,
+    _shared_tuning,
+)
 
 __all__ = ["SearchTree", "NODE_BYTES", "AMAF_BYTES_PER_NODE", "TABLE_BYTES_PER_NODE",
            "Solver", "SOLVER_BUILD", "EVAL_BUILD", "midgame_search", "deepen",

@@ -1,32 +1,38 @@
 """Players: objects with ``choose_move(board)``.
 
 Every player -- the searching ones built on the engine shell (:mod:`.engine`: UCT's
-:class:`MCTSPlayer` in :mod:`.uct`, :class:`~cythello.PUCTPlayer` in :mod:`.puct`,
-:class:`AlphaBetaPlayer` in :mod:`.alphabeta`), :class:`RandomPlayer`, the baseline, and
-the external-engine players of :mod:`cythello.protocols.engine` -- follows the same
-:class:`Player` protocol.  The searching players are importable from here as before.
+:class:`~cythello.MCTSPlayer` in :mod:`.uct`, :class:`~cythello.PUCTPlayer` in :mod:`.puct`,
+:class:`~cythello.AlphaBetaPlayer` in :mod:`.alphabeta`), :class:`RandomPlayer`, the
+baseline, and the external-engine players of :mod:`cythello.protocols.engine` -- follows
+the same :class:`Player` protocol.
 """
 from __future__ import annotations
 
 import random
-from typing import Optional, Protocol
+from typing import Any, Optional, Protocol
 
+from .._moved import moved_name
 from ..core._board import Board
 from ..errors import InvalidBoardError
-from ._mcts import NODE_BYTES
-from .alphabeta import AlphaBetaPlayer  # its own module; importable from here as before
-from .engine import EnginePlayer  # noqa: F401  (its home: search/engine.py)
-from .presets import CLASSIC, PRESETS
-from .results import MoveStats, SearchResult
-from .uct import (
-    MCTSPlayer,
-    _player_from_settings,  # noqa: F401  (players pickled before 0.4 name it)
-)
 
-__all__ = [
-    "Player", "RandomPlayer", "MCTSPlayer", "AlphaBetaPlayer", "SearchResult", "MoveStats",
-    "PRESETS", "CLASSIC", "NODE_BYTES",
-]
+__all__ = ["Player", "RandomPlayer"]
+
+# Names this module held until 0.4, at their homes now (cythello.* has the public ones).
+_MOVED = {
+    "MCTSPlayer": "cythello.search.uct",
+    "_player_from_settings": "cythello.search.uct",     # players pickled before 0.4
+    "AlphaBetaPlayer": "cythello.search.alphabeta",
+    "EnginePlayer": "cythello.search.engine",
+    "SearchResult": "cythello.search.results",
+    "MoveStats": "cythello.search.results",
+    "PRESETS": "cythello.search.presets",
+    "CLASSIC": "cythello.search.presets",
+    "NODE_BYTES": "cythello.search.uct._pool",
+}
+
+
+def __getattr__(name: str) -> Any:
+    return moved_name(__name__, name, _MOVED)
 
 
 class Player(Protocol):

@@ -1,13 +1,15 @@
-"""Search settings: one type, validated once.
+"""Settings: what every search's settings type shares, each setting checked once.
 
-:class:`SearchSettings` is the one home of every setting of a tree search: its name, its
-default, the values it accepts and what it does.  A value is checked when the settings are
-made (a ``TypeError`` for the wrong type, a :class:`~cythello.errors.SettingsError` for a
-value out of range), so :class:`~cythello.MCTSPlayer`, the C tree
-(:class:`~cythello.search._mcts.SearchTree`) and the command line take a ``SearchSettings``
-and trust it.  The command line's ``mcts:key=value`` specs and the settings table of the
-documentation are derived from the fields below (:func:`parse_setting`,
-:func:`settings_table`).
+A settings type (:class:`~cythello.SearchSettings` for UCT, :class:`~cythello.PUCTSettings`,
+:class:`~cythello.AlphaBetaSettings`) is a frozen dataclass of :func:`_setting` fields:
+each field is the one home of a setting's name, default, the values it accepts and what it
+does.  A value is checked when the settings are made (a ``TypeError`` for the wrong type, a
+:class:`~cythello.errors.SettingsError` for a value out of range), so the players, the C
+searches and the command line take a settings object and trust it.  The command line's
+``mcts:key=value`` specs and the settings tables of the documentation are derived from the
+fields (:func:`parse_setting`, :func:`settings_table`).  The settings several searches
+share (a budget, a time limit, the endgame's, the book's) are made here once
+(``*_setting()``).
 
 The ``check_*`` functions are the checks themselves (``cythello._checks``, below every
 layer that checks an argument), for the few numbers that are not search settings (a
@@ -21,7 +23,7 @@ import os
 import time
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple, TypeVar, cast
+from typing import Any, Callable, ClassVar, Dict, List, Optional, TypeVar, cast
 
 # The checks' home is below search/ (cythello._checks); importable from here as before.
 from .._checks import MAX_TIME_LIMIT as MAX_TIME_LIMIT
@@ -32,13 +34,10 @@ from .._checks import check_number as check_number
 from .._checks import check_time as check_time
 from .._checks import parse_flag as parse_flag
 from .._checks import parse_int_text, parse_number_text, shown
+from .._moved import moved_name
 from ..errors import SettingsError
 from ..eval.weights import check_weights_setting as _weights
 from ..eval.weights import load_eval_weights as load_eval_weights  # its home
-from ._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
-from ._transpositions import TABLE_BYTES_PER_NODE
-from .presets import PRESETS
-from .states import Rollout
 
 MAX_ITERATIONS = 10**12
 DEFAULT_ITERATIONS = 1000          # a search's budget when nothing limits it
@@ -48,6 +47,14 @@ MAX_MEMORY_MB = float(1 << 20)         # a terabyte
 # Each tree's node pool unless max_nodes or max_memory_mb says otherwise, per thread that
 # searches it: 4 million 24-byte nodes, 96 MB.
 DEFAULT_MAX_NODES = 4_000_000
+
+
+# Names this module held until 0.4, at their homes now.
+_MOVED = {"SearchSettings": "cythello.search.uct.settings"}
+
+
+def __getattr__(name: str) -> Any:
+    return moved_name(__name__, name, _MOVED)
 
 
 def deadline(time_limit: Optional[float]) -> float:
@@ -107,7 +114,7 @@ _BOOK = _Kind(_book, str, "'default' or a book file")
 
 
 def _setting(default: Any, kind: _Kind, doc: str, optional: bool = False) -> Any:
-    """A field of :class:`SearchSettings`: its default, kind, and documentation.  An
+    """A field of a settings type: its default, kind, and documentation.  An
     ``optional`` setting also takes None (its default then means "not set")."""
     return field(default=default, metadata={"kind": kind, "doc": doc, "optional": optional})
 
@@ -236,9 +243,10 @@ _Settings = TypeVar("_Settings", bound="SettingsType")
 
 
 class SettingsType:
-    """What every settings type shares (:class:`SearchSettings`, and
-    :class:`~cythello.search.puct.PUCTSettings`): frozen dataclasses of :func:`_setting`
-    fields, checked once by :func:`check_fields`, changed by :meth:`replace`."""
+    """What every settings type shares (:class:`~cythello.SearchSettings`,
+    :class:`~cythello.PUCTSettings`, :class:`~cythello.AlphaBetaSettings`): frozen
+    dataclasses of :func:`_setting` fields, checked once by :func:`check_fields`, changed by
+    :meth:`replace`, remade from their values by name (:func:`_from_dict`)."""
 
     KIND: ClassVar[str] = "search"         # how an error names the settings
     # Old names of renamed settings -> their names now (see :func:`renamed_settings`).
@@ -247,6 +255,12 @@ class SettingsType:
     # spec (``expert:time=1``) and ``--time`` call the seconds a move, so a constructor
     # takes it too (``MCTSPlayer(time=1)``).
     SYNONYMS: ClassVar[Dict[str, str]] = {"time": "time_limit"}
+    # Every settings type by its class name, for :func:`_from_dict`.
+    TYPES: ClassVar[Dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        SettingsType.TYPES[cls.__name__] = cls
 
     def replace(self: _Settings, **changes: Any) -> _Settings:
         """These settings with ``changes`` (checked like the rest)."""
@@ -266,150 +280,6 @@ class SettingsType:
         return {name: getattr(self, name) for name in setting_names(type(self))}
 
 
-@renamed_settings
-@dataclass(frozen=True)
-class SearchSettings(SettingsType):
-    """Every setting of a tree search, checked once when made; immutable (derive changed
-    settings with :meth:`replace`).  ``SearchSettings(**options)`` takes the fields below by
-    name; :meth:`preset` starts from a difficulty level.  Without an iteration or a time
-    limit a search runs 1,000 iterations.
-
-    The defaults are the strongest measured search (the expert preset's: the learned
-    evaluation valuing every new child and leaf, minimax backups, exploration 0.6, values
-    read as win rates at 4 discs a logistic unit, the exact solver from 20 empties);
-    ``SearchSettings.preset("classic")`` is plain UCT with playouts and no evaluation, as
-    cythello 0.1.0 searched."""
-
-    iterations: Optional[int] = budget_setting("iterations")
-    time_limit: Optional[float] = time_limit_setting()
-    exploration: float = _setting(
-        0.6, _number(0, 100), "UCB1's exploration constant c")
-    # Tolpin & Shimony's UCB-sqrt at the root (simple regret: only the move played counts
-    # there): its term grows as N**0.25 where UCB1's barely grows.  Off: it did not win
-    # its matches (docs/explanation/engine.md, "Search options").
-    root_exploration: float = _setting(
-        0.0, _number(0, 100), "at the root, c_r in c_r * N**0.25 / sqrt(n) instead of "
-        "UCB1's term (0: UCB1's)")
-    rollout: str = _setting(
-        "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
-    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
-    parallel: str = _setting(
-        "tree", _choice("tree", "root"), "threads share one tree with virtual loss (tree) or "
-        "grow one each and sum their root statistics (root: reproducible with a seed)")
-    seed: Optional[int] = seed_setting()
-    reuse_tree: bool = reuse_tree_setting()
-    max_nodes: Optional[int] = _setting(
-        None, _int(16, MAX_NODES), f"each tree's node cap (default {DEFAULT_MAX_NODES:,} "
-        "per thread searching it)", optional=True)
-    max_memory_mb: Optional[float] = _setting(
-        None, _number(0, MAX_MEMORY_MB, low_open=True, text="MB, more than 0"), "the memory of all trees in MB, "
-        "instead of max_nodes", optional=True)
-    recycle: bool = _setting(
-        True, _FLAG, "a full node pool drops the least visited subtrees and the search goes "
-        "on (false: the search stops when the pool is full)")
-    disc_weight: float = _setting(
-        0.0, _number(0, 1), "weight of the final disc difference in a playout's reward")
-    progress_interval: float = progress_interval_setting()
-    endgame_empties: int = endgame_empties_setting(20)
-    endgame_by_time: bool = endgame_by_time_setting()
-    alphabeta_empties: int = alphabeta_empties_setting()
-    selective_empties: int = selective_empties_setting()
-    progressive_bias: float = _setting(
-        0.0, _number(0, 100), "weight b of the prior in b * prior / (n + 1)")
-    eval_weights: Any = _setting(
-        "default", _WEIGHTS, "the pattern evaluation: 'default' (the shipped weights), a "
-        "weights file or PatternWeights (None: none, square knowledge for the prior)",
-        optional=True)
-    # 4 discs: where the shipped evaluation's value best predicts the exact outcome
-    # (research/evaluation/capacity.py), and the value that won its matches against 8
-    # (CHANGELOG, 0.3.0).
-    eval_scale: float = _setting(
-        4.0, _number(0.1, 100), "discs per unit of the logistic from values to win rates")
-    minimax_weight: float = _setting(
-        0.7, _number(0, 1), "weight of a child's minimax value in its mean reward")
-    leaf_eval: float = _setting(
-        1.0, _number(0, 1), "weight of the evaluation in a new leaf's value (1: no playouts)")
-    eval_depth: int = _setting(
-        1, _int(1, 4), "plies of alpha-beta behind a new child's value (1: the evaluation "
-        "after the move; more: a shallow search from there, an MCTS-minimax hybrid)")
-    early_stop: bool = _setting(
-        False, _FLAG, "stop once the most visited move cannot be overtaken")
-    widening: float = _setting(
-        0.0, _number(0, 100), "progressive widening: 1 + w * n**0.4 children after n visits")
-    transpositions: bool = _setting(
-        False, _FLAG, "positions reached by several move orders share their children")
-    rave: float = _setting(
-        0.0, _number(0, 1e9), "RAVE's equivalence parameter k (0: off)")
-    time_extension: float = time_extension_setting()
-    expand_after: int = _setting(
-        1, _int(1, 1 << 20), "visits of a leaf before it is expanded")
-    book: Any = book_setting()
-    book_variety: float = book_variety_setting()
-
-    def __post_init__(self) -> None:
-        check_fields(self)
-
-    @property
-    def limits(self) -> Tuple[Optional[int], Optional[float]]:
-        """A search's (iterations, seconds) when its call gives none: the settings' own,
-        or 1,000 iterations when they have neither.  (Only then: under a game clock the
-        clock gives the time and ``iterations``, when set, stays a cap: a level's.)"""
-        if self.iterations is None and self.time_limit is None:
-            return DEFAULT_ITERATIONS, None
-        return self.iterations, self.time_limit
-
-    @classmethod
-    def preset(cls, name: str, **overrides: Any) -> SearchSettings:
-        """A preset's settings (the levels ``easy``, ``medium``, ``hard``, ``expert``, or
-        ``classic``: plain UCT with playouts), with ``overrides``."""
-        if name not in PRESETS:
-            raise SettingsError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return cls(**{**PRESETS[name], **cls.named(overrides)})
-
-    def __reduce__(self) -> Any:
-        return (_from_dict, (self.as_dict(),))
-
-    # -- what follows from the settings -------------------------------------------------
-
-    @property
-    def tree_count(self) -> int:
-        """The trees a search grows: one the threads share, or one per thread (root)."""
-        return 1 if self.parallel == "tree" else self.threads
-
-    @property
-    def tree_threads(self) -> int:
-        """The threads searching each tree."""
-        return self.threads if self.parallel == "tree" else 1
-
-    @property
-    def bytes_per_node(self) -> float:
-        """Memory per node: the node, and the table and RAVE statistics when on."""
-        return (NODE_BYTES + (TABLE_BYTES_PER_NODE if self.transpositions else 0)
-                + (AMAF_BYTES_PER_NODE if self.rave else 0))
-
-    @property
-    def nodes_per_tree(self) -> int:
-        """Each tree's node cap: from ``max_memory_mb`` (shared by all trees), else
-        ``max_nodes``, else the default for the threads searching the tree."""
-        if self.max_memory_mb is not None:
-            nodes = int(self.max_memory_mb * 2**20 / self.bytes_per_node / self.tree_count)
-            return min(max(nodes, 16), MAX_NODES)
-        if self.max_nodes is not None:
-            return self.max_nodes
-        return DEFAULT_MAX_NODES * self.tree_threads
-
-    def weights(self) -> Any:
-        """The evaluation weights (:class:`~cythello.eval.PatternWeights`) the settings
-        name, loaded (the default once per process); None without an evaluation."""
-        return load_eval_weights(self.eval_weights)
-
-    def opening_book(self) -> Any:
-        """The opening book (:class:`~cythello.book.Book`) the settings name, loaded (the
-        default once per process); None without one."""
-        from ..book.store import load_book
-        return load_book(self.book)
-
-
 def check_fields(settings: Any) -> None:
     """Check (and normalise) every field of a frozen settings dataclass made of
     :func:`_setting` fields: the one validation pass of each settings type."""
@@ -420,21 +290,23 @@ def check_fields(settings: Any) -> None:
         object.__setattr__(settings, f.name, f.metadata["kind"].check(f.name, value))
 
 
-def _from_dict(values: Dict[str, Any]) -> SearchSettings:
-    return SearchSettings(**values)
+def _from_dict(values: Dict[str, Any], kind: str = "SearchSettings") -> Any:
+    """Settings of the type named ``kind`` made again from their values: what pickled
+    settings call, by name rather than by the module that defines the type (pickles of
+    cythello 0.4 call it with UCT's settings alone)."""
+    return SettingsType.TYPES[kind](**values)
 
 
-def setting_names(cls: Any = None) -> List[str]:
-    """The names of the settings of ``cls`` (default: :class:`SearchSettings`), in their
-    documented order."""
-    return [f.name for f in dataclasses.fields(cls or SearchSettings)]
+def setting_names(cls: Any) -> List[str]:
+    """The names of the settings of the settings type ``cls``, in their documented order."""
+    return [f.name for f in dataclasses.fields(cls)]
 
 
-def parse_setting(name: str, text: str, cls: Any = None) -> Any:
-    """A setting's value from text (``"0.5"``, ``"true"``, ``"none"`` for an optional
-    one); a :class:`~cythello.errors.SettingsError` names what was expected.  ``cls`` is
-    the settings type (default :class:`SearchSettings`)."""
-    fields = {f.name: f for f in dataclasses.fields(cls or SearchSettings)}
+def parse_setting(name: str, text: str, cls: Any) -> Any:
+    """A setting of the settings type ``cls`` from text (``"0.5"``, ``"true"``, ``"none"``
+    for an optional one); a :class:`~cythello.errors.SettingsError` names what was
+    expected."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     if name not in fields:
         raise SettingsError(f"unknown setting {name!r}; known: {', '.join(sorted(fields))}")
     f = fields[name]
@@ -447,11 +319,11 @@ def parse_setting(name: str, text: str, cls: Any = None) -> Any:
                             f"not {shown(text)}") from None
 
 
-def settings_table(cls: Any = None) -> str:
-    """The settings of ``cls`` (default :class:`SearchSettings`) as a Markdown table:
-    name, default, values, what it does."""
+def settings_table(cls: Any) -> str:
+    """The settings of the settings type ``cls`` as a Markdown table: name, default,
+    values, what it does."""
     rows = ["| setting | default | values | what it does |", "|---|---|---|---|"]
-    for f in dataclasses.fields(cls or SearchSettings):
+    for f in dataclasses.fields(cls):
         default = "None" if f.default is None else repr(f.default)
         if isinstance(f.default, float):
             default = f"{f.default:g}"

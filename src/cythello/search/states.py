@@ -2,8 +2,8 @@
 
 Each is a ``str`` enum, so a state compares equal to its name (``result.stop_reason ==
 "time"``) and prints as it always did; the C modules map their codes to these members in
-one table each, next to the C enum (``_mcts.pyx``: STOP_REASONS, PROOF_NAMES;
-``_rollout.pyx``: ROLLOUT_POLICIES).
+one table each, next to the C enum (``uct/_tree.pyx``: STOP_REASONS, PROOF_NAMES;
+``uct/_rollout.pyx``: ROLLOUT_POLICIES).
 """
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ from typing import Callable, Dict, Iterable, List, Optional
 import numpy as np
 
 from ..core._board import Board
-from ..search.puct import (
+from ..search.puct import PUCTSettings
+from ..search.puct.search import (
     Evaluate,
-    PUCTSettings,
     best_root_move,
     draw_move,
     root_mean,

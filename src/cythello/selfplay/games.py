@@ -14,8 +14,8 @@ import numpy as np
 from ..core._board import Board
 from ..errors import SettingsError
 from ..records.position import board_from_text
-from ..search.players import MCTSPlayer
 from ..search.puct import PUCTSettings, visit_weights
+from ..search.uct import MCTSPlayer
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core._board import Board
 from ..eval import PatternWeights
-from ..search._midgame import search_many
+from ..search.alphabeta._midgame import search_many
 from ..search.endgame._solver import Solver
 
 

@@ -2,7 +2,7 @@
 position to them.
 
 * ``_solver.pyx`` (with ``_solver_impl.pxi``, its table, its parallel search and the
-  selective cuts' fit ``_probcut_fit.pxi``; ``_solver_v3.pyx`` builds the same search for
+  selective cuts' fit ``_solver_probcut.pxi``; ``_solver_v3.pyx`` builds the same search for
   x86-64-v3): the search in C without the GIL, ``Solver``;
 * ``solve.py``: the root drivers, ``solve``, ``solve_outcome``, ``solve_moves`` and the
   selective passes ``solve_selective``, with what they answer (``SolveResult``,

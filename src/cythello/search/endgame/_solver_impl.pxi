@@ -148,7 +148,7 @@ _init_tables()
 # -- the transposition table (_solver_table.pxi) and the search context ------------------
 
 include "_solver_table.pxi"
-include "_probcut_fit.pxi"
+include "_solver_probcut.pxi"
 
 
 cdef struct SplitPoint:
@@ -820,7 +820,7 @@ cdef int _probcut(Context* ctx, uint64_t P, uint64_t O, int alpha,
                   int empties) noexcept nogil:
     """Multi-ProbCut for the endgame (Buro; Edax's selective endgame): a shallow search of
     the evaluation predicts the exact score, with a spread sigma(empties, depth) fitted by
-    research/endgame_probcut/fit.py (``_probcut_fit.pxi``).  When the prediction
+    research/endgame_probcut/fit.py (``_solver_probcut.pxi``).  When the prediction
     lies ``probcut`` sigmas above the null window the node fails high (``alpha + 1``), when
     as far below it fails low (``alpha``); else -INF (search the node)."""
     cdef int depth = _probcut_depth(empties), v

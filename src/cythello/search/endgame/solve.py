@@ -103,7 +103,7 @@ def first_guess(board: Board) -> int:
     null-window steps (FFO #40-#49: 0.84 G nodes from this guess, 1.35 G from the static
     evaluation alone)."""
     from ...eval.weights import default_weights
-    from .._midgame import search
+    from ..alphabeta._midgame import search
     value = search(board, min(6, max(1, board.empties() - 8)), default_weights())[0]
     return max(-64, min(64, 2 * round(value / 2)))
 

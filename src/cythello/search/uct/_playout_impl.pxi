@@ -16,7 +16,7 @@ from cythello.core._rules cimport (
     Position, CY_CORNER_ZONE,
 )
 from cythello.core._rng cimport Rng, rng_below
-from cythello.search._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello.search.uct._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 cdef int BASE_WEIGHT[64]        # weight of a square when no empty corner makes it dangerous
 cdef int NEAR_EMPTY_CORNER[64]  # weight of an X- or C-square while its corner is empty
@@ -125,4 +125,4 @@ cdef int _playout_loop(uint64_t P, uint64_t O, int policy, Rng* rng,
 # The playout crosses from the v3 build to the portable one in a capsule whose name carries
 # the signature, so a mismatched pair of builds fails to load instead of crashing.
 cdef const char* PLAYOUT_CAPSULE = (
-    b"cythello.search._playout_impl.playout: int (uint64_t, uint64_t, int, Rng*, uint64_t*)")
+    b"cythello.search.uct._playout_impl.playout: int (uint64_t, uint64_t, int, Rng*, uint64_t*)")

@@ -15,7 +15,7 @@ Multi-ProbCut: at a null-window node of depth d >= 3, a shallow search of depth
 d' = 2*floor(d/4) + (d mod 2) (Edax's pairs: 8 -> 4, 12 -> 6) predicts the depth-d score;
 when it lies ``probcut`` standard deviations beyond the window, the node is cut without the
 deep search.  The spread sigma(empties, d, d') is fitted on this evaluation by
-``research/probcut/fit_probcut.py`` (``_probcut_fit.pxi``).  A selective search's table
+``research/probcut/fit_probcut.py`` (``_midgame_probcut.pxi``).  A selective search's table
 entries are marked so that a full-width search (the shallow searches themselves) never
 takes their bounds.
 
@@ -63,7 +63,7 @@ cdef enum:
 
 cdef uint64_t CORNERS = 0x8100000000000081ULL
 
-include "_probcut_fit.pxi"
+include "_midgame_probcut.pxi"
 
 cdef enum:
     PROBCUT_MIN_DEPTH = 3     # shallower nodes are searched full width

@@ -4,8 +4,8 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from ..core._board import Board
-from ..eval._patterns import PatternWeights
+from ...core._board import Board
+from ...eval._patterns import PatternWeights
 
 def search(board: Board, depth: int, weights: PatternWeights,
            probcut: Optional[float] = ...) -> Tuple[float, int, int]: ...

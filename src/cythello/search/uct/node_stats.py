@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from .states import Proof
+from ..states import Proof
 
 
 class ChildStats(NamedTuple):

@@ -4,7 +4,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from ..nn._pattern import PatternEvaluator
+from ...nn._pattern import PatternEvaluator
 
 FPU_MODES: Dict[str, int]
 NODE_BYTES: int

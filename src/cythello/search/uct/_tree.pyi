@@ -2,10 +2,10 @@ from typing import Any, List, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
-from ..core._board import Board
+from ...core._board import Board
+from ..states import Proof, StopReason
 from .node_stats import ChildStats, NodeSums
 from .settings import SearchSettings
-from .states import Proof, StopReason
 
 STOP_REASONS: Tuple[StopReason, ...]
 PROOF_NAMES: Tuple[Optional[Proof], ...]

@@ -4,7 +4,7 @@ build, which hands work to the x86-64-v3 build where the CPU allows)."""
 from libc.stdint cimport uint64_t
 from cythello.core._rng cimport Rng
 
-from cythello.search._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
+from cythello.search.uct._policies cimport ROLLOUT_RANDOM, ROLLOUT_HEURISTIC
 
 # The final disc difference for the side to move; ``placed`` (or NULL) receives the squares
 # each side played: [0] the side to move, [1] the other.

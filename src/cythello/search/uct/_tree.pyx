@@ -35,13 +35,13 @@ from cythello.core._platform cimport (
     cy_atomic_or8, cy_atomic_and8, cy_atomic_load8, cy_atomic_add_double, cy_thread,
     cy_thread_create, cy_thread_join,
 )
-from cythello.search._rollout cimport playout
+from cythello.search.uct._rollout cimport playout
 from cythello.search._batch cimport Batch, Pending, pending_find, pending_take
-from cythello.search._transpositions cimport (
+from cythello.search.uct._transpositions cimport (
     NodeTable, table_init, table_free, table_clear,
     table_probe, table_store,
 )
-from cythello.search._pool cimport (
+from cythello.search.uct._pool cimport (
     Node, NodePool, Amaf, pool_init, pool_free, pool_alloc, pool_alloc_shared, pool_reserve,
     pool_keep_subtree, pool_compact, pool_recycle_threshold, FLAG_WHITE_MOVED, FLAG_EXPANDED,
     FLAG_TERMINAL, FLAG_EXPANDING, UNPROVEN, PROVEN_WIN, PROVEN_LOSS, PROVEN_DRAW,
@@ -50,11 +50,12 @@ from cythello.core._board cimport Board
 from cythello.eval._layout cimport EVAL_SCALE, SEARCH_INF, eval_fn, search_fn
 from cythello.eval._patterns cimport PatternWeights, evaluator_function, searcher_function
 from cythello.errors import PlayerBusyError
-from cythello.search._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
-from cythello.search._rollout import ROLLOUT_POLICIES, random_seed
-from cythello.search._transpositions import TABLE_BYTES_PER_NODE
-from cythello.search.node_stats import ChildStats, NodeSums
-from cythello.search.settings import SearchSettings, check_int, check_number
+from cythello.search.uct._pool import AMAF_BYTES_PER_NODE, NODE_BYTES
+from cythello.search.uct._rollout import ROLLOUT_POLICIES, random_seed
+from cythello.search.uct._transpositions import TABLE_BYTES_PER_NODE
+from cythello.search.uct.node_stats import ChildStats, NodeSums
+from cythello.search.settings import check_int, check_number
+from cythello.search.uct.settings import SearchSettings
 from cythello.search.states import Proof, StopReason
 
 
@@ -1124,7 +1125,7 @@ cdef class SearchTree:
         return -self.s.pool.nodes[0].value / <double>EVAL_SCALE
 
     def child_stats(self, idx=0):
-        """A node's children as :class:`~cythello.search.node_stats.ChildStats` records
+        """A node's children as :class:`~cythello.search.uct.node_stats.ChildStats` records
         (move, visits, reward sum, proof, node index, value)."""
         self._check_idle()
         if isinstance(idx, bool) or not isinstance(idx, int):
@@ -1166,7 +1167,7 @@ cdef class SearchTree:
         return pv
 
     def node_visit_sums(self):
-        """For tests: a :class:`~cythello.search.node_stats.NodeSums` per node."""
+        """For tests: a :class:`~cythello.search.uct.node_stats.NodeSums` per node."""
         self._check_idle()
         cdef Node* nodes = self.s.pool.nodes
         cdef uint32_t i, j

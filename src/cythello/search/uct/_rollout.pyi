@@ -1,7 +1,7 @@
 from typing import NamedTuple, Optional
 
-from ..core._board import Board
-from .states import Rollout
+from ...core._board import Board
+from ..states import Rollout
 
 PLAYOUT_BUILD: str
 ROLLOUT_POLICIES: dict[Rollout, int]

@@ -22,7 +22,7 @@ from cythello.search.states import Rollout
 ctypedef int (*playout_fn)(uint64_t P, uint64_t O, int policy, Rng* rng,
                            uint64_t* placed) noexcept nogil
 
-cdef playout_fn FAST_PLAYOUT = <playout_fn>v3_function(__file__, "cythello.search._rollout_v3",
+cdef playout_fn FAST_PLAYOUT = <playout_fn>v3_function(__file__, "cythello.search.uct._rollout_v3",
                                                        PLAYOUT_CAPSULE)
 PLAYOUT_BUILD = "portable" if FAST_PLAYOUT == NULL else "x86-64-v3"
 

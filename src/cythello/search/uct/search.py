@@ -1,7 +1,7 @@
 """The UCT search as a backend of the engine shell, and :class:`MCTSPlayer`, the shell
 with it.
 
-The trees live in C (:mod:`cythello.search._mcts`): one the threads share (``parallel=
+The trees live in C (:mod:`cythello.search.uct._tree`): one the threads share (``parallel=
 "tree"``, each taking a virtual loss on its path) or one per thread (``"root"``, their root
 statistics summed).  The backend runs them within a budget of iterations and a deadline,
 merges their root statistics into a result, keeps the subtree of the position reached for
@@ -13,15 +13,13 @@ import functools
 import time
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-from ..core._board import Board
-from ..eval._patterns import PatternWeights
-from ..squares import PASS
-from . import _interruptible
-from ._mcts import SearchTree
-from ._rollout import random_seed
-from .engine import Budget, Engine, TreeSearchRules, Work
-from .phases import with_alphabeta_ending
-from .results import (
+from ...core._board import Board
+from ...eval._patterns import PatternWeights
+from ...squares import PASS
+from .. import _interruptible
+from ..engine import Budget, Engine, TreeSearchRules, Work
+from ..phases import with_alphabeta_ending
+from ..results import (
     MoveStats,
     RootMove,
     SearchResult,
@@ -30,8 +28,10 @@ from .results import (
     pool_symmetric_moves,
     unsettled,
 )
+from ..states import StopReason
+from ._rollout import random_seed
+from ._tree import SearchTree
 from .settings import SearchSettings
-from .states import StopReason
 
 __all__ = ["MCTSPlayer", "UCTSearch"]
 
