@@ -5,13 +5,15 @@ a few threads each, searched at once, as a player would merge them at the root),
 sweep of the shared tree's batching (hot-node threshold, flush interval, whether a
 thread's selection sees its own batched updates) at the largest
 thread count; then the PUCT search's simulations/s (``PUCTPlayer(threads=n)`` guided by
-the shipped pattern evaluation, one shared tree) by thread count.  Meant for a many-core
+the shipped pattern evaluation, one shared tree) by thread count; with ``--search levels``
+the expert level's PUCT and the alpha-beta player's lazy SMP.  Meant for a many-core
 machine; the cores' cache round trip is printed before and after (a virtual machine's
 cores can move).
 
     python3 benchmarks/bench_threads.py --threads 1,2,4,8,16 --seconds 1.5
     python3 benchmarks/bench_threads.py --threads 1,2 --no-sweep       # two cores
     python3 benchmarks/bench_threads.py --threads 1,2 --search puct
+    python3 benchmarks/bench_threads.py --threads 1,2 --search levels --seconds 1  # expert, alpha-beta
     python3 benchmarks/bench_threads.py ... --json out.json            # the rows, for notes
 """
 import argparse
@@ -111,6 +113,57 @@ def puct_scaling(thread_counts, seconds, rows):
               f"{top:>10.0%}{result.nodes:>12,}{player.recycled:>10}", flush=True)
 
 
+def level_scaling(thread_counts, seconds, rows):
+    """The searches as the levels and the alpha-beta player run them, by thread count: the
+    expert's PUCT (depth-2 leaf searches, ``level_player("expert", threads=n)``) in
+    simulations/s, and ``AlphaBetaPlayer(threads=n)`` (lazy SMP) in nodes/s and the depth it
+    finished, each a timed search of the midgame position and of two balanced openings
+    (fresh players; beside: the most a search ran past its time, and the seconds from
+    ``stop()``, called from another thread 0.3 s into a 30 s search, to its return)."""
+    from cythello.openings import balanced_openings
+    from cythello.players import level_player
+    boards = [MIDGAME] + list(balanced_openings(2, seed=5))
+    makers = {"expert (PUCT, depth-2 leaves)": (
+                  lambda n, t: level_player("expert", seed=1, time_limit=t, threads=n),
+                  "sims/s", lambda r: r.iterations),
+              "alpha-beta (lazy SMP, ProbCut 1.5)": (
+                  lambda n, t: cy.AlphaBetaPlayer(time_limit=t, threads=n),
+                  "nodes/s", lambda r: r.nodes)}
+    for name, (make, unit, work) in makers.items():
+        print(f"{name}, {seconds:g} s a search of {len(boards)} positions:\n{'threads':>8}"
+              f"{unit:>13}{'speed-up':>10}{'per thread':>11}{'depth':>7}{'overrun':>9}"
+              f"{'stop':>8}")
+        base = None
+        for threads in thread_counts:
+            done = elapsed = depth = over = 0.0
+            for board in boards:
+                result = make(threads, seconds).search(board)
+                done += work(result)
+                elapsed += result.elapsed
+                depth += result.depth or 0
+                over = max(over, result.elapsed - seconds)
+            speed = done / elapsed
+            base = base or speed
+            stop = stop_latency(make(threads, 30.0))
+            rows.append({"table": name, "threads": threads, "rate": speed,
+                         "depth": depth / len(boards), "overrun_s": over, "stop_s": stop})
+            print(f"{threads:>8}{speed:>13,.0f}{speed / base:>9.2f}x"
+                  f"{speed / base / threads:>10.0%}{depth / len(boards):>7.1f}"
+                  f"{over * 1000:>7.0f}ms{stop * 1000:>6.0f}ms", flush=True)
+
+
+def stop_latency(player, after=0.3):
+    """Seconds from ``player.stop()``, called from another thread ``after`` s into a
+    search of the midgame position, to the search's return."""
+    stopped = []
+    timer = threading.Timer(after, lambda: (stopped.append(time.monotonic()), player.stop()))
+    timer.start()
+    player.search(MIDGAME)
+    returned = time.monotonic()
+    timer.join()
+    return returned - stopped[0]
+
+
 def sweep(threads, seconds, base, rows):
     """The shared tree at ``threads`` threads with other batching constants."""
     print(f"shared tree, {threads} threads, by hot-node threshold (visits a thread), flush "
@@ -137,21 +190,26 @@ def main():
     ap.add_argument("--threads", default="1,2", help="thread counts (default: 1,2)")
     ap.add_argument("--seconds", type=float, default=1.5, help="each measurement's time")
     ap.add_argument("--no-sweep", action="store_true", help="no sweep of the batching")
-    ap.add_argument("--search", choices=("uct", "puct", "both"), default="both",
-                    help="which search's scaling (default: both)")
+    ap.add_argument("--search", choices=("uct", "puct", "both", "levels", "all"),
+                    default="both",
+                    help="which search's scaling: the UCT tree, PUCT with depth-1 leaves "
+                         "(both: these two, the default), the expert's PUCT and the "
+                         "alpha-beta player (levels), or all")
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args()
     counts = [int(t) for t in args.threads.split(",")]
     rows = []
     print(round_trip_line(), flush=True)
-    if args.search != "puct":
+    if args.search in ("uct", "both", "all"):
         base = scaling(counts, args.seconds, rows)
         if not args.no_sweep and max(counts) > 1:
             sweep(max(counts), args.seconds, base, rows)
         again = rate(1, 1, args.seconds)["it_s"]
         print(f"one thread again: {again:,.0f} it/s ({again / base:.2f}x the first)")
-    if args.search != "uct":
+    if args.search in ("puct", "both", "all"):
         puct_scaling(counts, args.seconds, rows)
+    if args.search in ("levels", "all"):
+        level_scaling(counts, args.seconds, rows)
     print(round_trip_line())
     if args.json:
         with open(args.json, "w") as f:

@@ -544,8 +544,9 @@ def test_specs_name_what_is_wrong_briefly_and_refuse_repeated_keys():
         cy.make_player("mcts:time=1,time=2")
     with pytest.raises(SettingsError, match="'iterations' is given twice"):
         cy.make_player("puct:sims=10,iterations=20")
-    out = run_cli(["analyse", "f5d6", "--search", "alphabeta", "--threads", "0"])
-    assert out.returncode == 2 and "threads must be between 1" in out.stderr
+    out = run_cli(["analyse", "f5d6", "--search", "alphabeta", "--threads", "-1"])
+    assert out.returncode == 2 and "a number of threads from 1 to 256, or auto" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def test_a_level_spec_changes_its_search_settings():

@@ -21,6 +21,9 @@ What it guarantees, whoever uses it:
 - **Workers never outlive their parent**: each watches the parent's sentinel and exits
   when it is gone (a parent killed with SIGKILL runs no clean-up).  They ignore SIGINT:
   Ctrl-C reaches the whole process group, and the parent decides what to keep.
+- **The cores are shared, not multiplied**: in each of N local workers a search told to
+  use the machine (``threads=0``: the levels, the command line's default) takes 1/N of
+  the cores, in a Ray task one thread (``cythello._cores.share_cores``).
 """
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ import signal
 import tempfile
 import threading
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from ._cores import available_cores, share_cores
 
 MAX_TRIES = 3
 POLL = 0.25         # seconds between looks at the jobs (a Ctrl-C is seen at once anyway)
@@ -92,7 +97,10 @@ def _sigint_held() -> Iterator[None]:
                 previous(signal.SIGINT, caught[0])             # KeyboardInterrupt, usually
 
 
-def _start_worker(initializer: Optional[Callable[..., None]], initargs: Tuple[Any, ...]) -> None:
+def _start_worker(initializer: Optional[Callable[..., None]], initargs: Tuple[Any, ...],
+                  workers: int = 1) -> None:
+    # One of ``workers`` processes at once: its searches take their share of the cores.
+    share_cores(workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -123,7 +131,10 @@ def _take_result(path: str) -> Any:
 def _ray_task(fn: Callable[..., Any], job: Tuple[Any, ...],
               initializer: Optional[Callable[..., None]], *initargs: Any) -> Any:
     # Ray resolves object references given as arguments, not inside a tuple: the
-    # initializer's arguments come one by one (each put in the object store once).
+    # initializer's arguments come one by one (each put in the object store once).  A
+    # task holds one of the node's CPUs (Ray's default num_cpus=1), so its searches take
+    # one thread unless CYTHELLO_THREADS says otherwise.
+    share_cores(available_cores())
     if initializer is not None:
         initializer(*initargs)
     return fn(*job)
@@ -213,7 +224,7 @@ class Workers:
         from concurrent.futures import ProcessPoolExecutor
         self._pool = ProcessPoolExecutor(
             max_workers=size, mp_context=multiprocessing.get_context("spawn"),  # every OS alike
-            initializer=_start_worker, initargs=(self.initializer, self.initargs))
+            initializer=_start_worker, initargs=(self.initializer, self.initargs, size))
         return self._pool
 
     def _run_ray(self, fn: Callable[..., Any], jobs: Sequence[Tuple[Any, ...]]

@@ -8,6 +8,8 @@ import sys
 import threading
 from typing import IO, TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from .._checks import parse_int_text, shown
+from .._cores import MAX_THREADS, THREADS_CAP
 from .._files import check_writable, write_atomic
 from ..core._board import Board
 from ..errors import SettingsError
@@ -63,7 +65,9 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
     p.add_argument("--time", "-t", type=float, dest="time_limit", help="seconds per move")
     p.add_argument("--exploration", "-c", type=float, help="UCB1 exploration constant")
     p.add_argument("--rollout", choices=["random", "heuristic"], help="playout policy")
-    p.add_argument("--threads", type=int, help="search threads")
+    p.add_argument("--threads", metavar="N",
+                   help="search threads (default: auto, the cores this process may run on, "
+                        f"at most {THREADS_CAP}; 1: one thread, reproducible with --seed)")
     p.add_argument("--parallel", choices=["root", "tree"],
                    help="threads share one tree (tree, the default) or grow one each (root)")
     p.add_argument("--seed", type=int, help="seed for reproducible searches")
@@ -75,13 +79,34 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
                         "the preset's, else 0)")
 
 
+def threads_option(text: Optional[str]) -> int:
+    """``--threads``: a count, or ``auto`` (0: the cores this process may run on, also
+    when the option is not given); a SettingsError (one line) otherwise."""
+    if text is None or text.strip().lower() == "auto":
+        return 0
+    try:
+        count = parse_int_text(text)
+    except ValueError:
+        count = -1
+    if not 0 <= count <= MAX_THREADS:
+        raise SettingsError(f"--threads {shown(text)}: a number of threads from 1 to "
+                            f"{MAX_THREADS}, or auto (0)")
+    return count
+
+
+def _threads(args: argparse.Namespace) -> int:
+    """The threads a command's search runs on: ``--threads``, else all the cores this
+    process may run on (0), as the classic engines' command lines and GUIs search."""
+    return threads_option(getattr(args, "threads", None))
+
+
 def player_from_args(args: argparse.Namespace) -> MCTSPlayer:
     """An MCTSPlayer from the preset, with any explicit option overriding it.  An explicit
     iteration or time limit replaces both limits of the preset."""
-    overrides = {k: v for k, v in (
+    overrides: Dict[str, Any] = {k: v for k, v in (
         ("iterations", args.iterations), ("time_limit", args.time_limit),
         ("exploration", args.exploration), ("rollout", args.rollout),
-        ("threads", args.threads), ("seed", args.seed), ("max_nodes", args.max_nodes),
+        ("threads", _threads(args)), ("seed", args.seed), ("max_nodes", args.max_nodes),
         ("parallel", args.parallel),
     ) if v is not None}
     overrides.update(_book_options(args))
@@ -165,9 +190,7 @@ def alphabeta_player_from_args(args: argparse.Namespace) -> EnginePlayer:
     _refuse(args, _TREE_ONLY, "options of the tree searches, not of alpha-beta "
             "(--search alphabeta)")
     preset: Dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
-    threads = getattr(args, "threads", None)
-    return AlphaBetaPlayer(seed=args.seed,
-                           threads=1 if threads is None else threads,
+    return AlphaBetaPlayer(seed=args.seed, threads=_threads(args),
                            **_budget(args, preset, "nodes"), **_book_options(args))
 
 
@@ -202,8 +225,7 @@ def puct_player_from_args(args: argparse.Namespace) -> PUCTPlayer:
         settings["seed"] = args.seed
     if args.max_nodes is not None:
         settings["max_nodes"] = args.max_nodes
-    if getattr(args, "threads", None) is not None:
-        settings["threads"] = args.threads
+    settings["threads"] = _threads(args)
     # The level's evaluator settings, as make_player(level)'s.
     return PUCTPlayer(PatternEvaluator(**PUCT_EVALUATORS.get(level, {})), **settings)
 

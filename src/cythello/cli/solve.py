@@ -6,13 +6,14 @@ import sys
 import time
 from typing import Any, List, Optional
 
+from .._cores import THREADS_CAP
 from ..errors import SettingsError
 from ..records.obf import ObfPosition, parse_obf_line, read_obf
 from ..records.position import board_from_text
 from ..search.endgame import EndgamePass, SolveAborted, SolveResult, solve, solve_selective
 from ..search.endgame._solver import Solver
 from ..search.settings import check_time
-from .common import StatusLine, say
+from .common import StatusLine, say, threads_option
 
 DEFAULT_TIME = 60.0
 # Beyond this many empties an exact solve takes hours (30 empties: minutes to an hour on
@@ -53,11 +54,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not positions:
         raise SettingsError("give positions (board strings, OBF lines, transcripts) or .obf files")
     if args.passes:
-        return _solve_by_passes(positions, limit, Solver(threads=args.threads))
+        return _solve_by_passes(positions, limit, Solver(threads=threads_option(args.threads)))
     say(f"{'#':>3} {'empties':>7} {'score':>6} {'move':>5} {'expected':>8} "
         f"{'nodes':>13} {'seconds':>8}")
     nodes, seconds, checked, correct, aborted = 0, 0.0, 0, 0, 0
-    solver = Solver(threads=args.threads)
+    solver = Solver(threads=threads_option(args.threads))
     for i, pos in enumerate(positions, 1):
         if pos.board.is_game_over():
             outcome = pos.board.outcome()
@@ -150,8 +151,9 @@ def add_parser(sub: Any) -> None:
                    help="a position as a board string (for one starting with '-'); repeatable")
     p.add_argument("--time", type=float, default=DEFAULT_TIME,
                    help="seconds per position at most (default: %(default)g)")
-    p.add_argument("--threads", type=int, default=1,
-                   help="threads sharing each solve (default: %(default)s)")
+    p.add_argument("--threads", metavar="N",
+                   help="threads sharing each solve (default: auto, the cores this process "
+                        f"may run on, at most {THREADS_CAP})")
     p.add_argument("--passes", action="store_true",
                    help="show the selective passes (@73%% ... @99%%), the win/draw/loss "
                         "search (WLD) and the exact solve, a line each, as they end")

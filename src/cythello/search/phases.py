@@ -122,6 +122,6 @@ def with_alphabeta_ending(early: SearchBackend, settings: Any,
     late = AlphaBetaSettings(probcut=LATE_PROBCUT,
                              endgame_empties=min(settings.endgame_empties, MAX_ENDGAME_EMPTIES),
                              endgame_by_time=settings.endgame_by_time,
-                             threads=settings.threads, seed=settings.seed)
+                             threads=early.threads, seed=settings.seed)
     return PhasedSearch(early, AlphaBetaSearch(late, weights or default_weights()),
                         settings.alphabeta_empties)

@@ -63,12 +63,17 @@ LEVEL_SEARCH: Dict[str, str] = {"easy": "uct", "medium": "puct", "hard": "puct",
 # opening book (variety 1 disc), which won its matches from the start and from the book's
 # own positions; hard's were level or lost, the expert's settings' lost at 0.25 s and
 # were level at 1 s, so they do not (docs/tutorials/book.md, "What it is worth").
+# Each PUCT level searches on the cores this process may run on (threads=0, at most
+# cythello._cores.THREADS_CAP; CYTHELLO_THREADS, or threads=1 for a game a seed
+# reproduces), as the classic engines and their GUIs do; a worker process of a match or
+# self-play takes its share of them (cythello._cores.share_cores).  Easy's 200 iterations
+# take a few milliseconds on one.
 PUCT_LEVELS: Dict[str, Dict[str, object]] = {
     "medium": {"iterations": 400, "endgame_empties": 12, "book": "default",
-               "book_variety": 1.0},
-    "hard": {"iterations": 8_000, "endgame_empties": 18},
+               "book_variety": 1.0, "threads": 0},
+    "hard": {"iterations": 8_000, "endgame_empties": 18, "threads": 0},
     "expert": {"time_limit": 5.0, "endgame_empties": 26, "endgame_by_time": True,
-               "selective_empties": SELECTIVE_EMPTIES},
+               "selective_empties": SELECTIVE_EMPTIES, "threads": 0},
 }
 # The pattern evaluator's settings at each PUCT level (``PatternEvaluator(**...)``; none:
 # its defaults).  The expert values its leaves by depth-2 searches, which its matches

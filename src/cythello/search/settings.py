@@ -34,6 +34,8 @@ from .._checks import check_number as check_number
 from .._checks import check_time as check_time
 from .._checks import parse_flag as parse_flag
 from .._checks import parse_int_text, parse_number_text, shown
+from .._cores import MAX_THREADS as MAX_THREADS
+from .._cores import THREADS_CAP, resolve_threads
 from .._moved import moved_name
 from ..errors import SettingsError
 from ..eval.weights import check_weights_setting as _weights
@@ -41,7 +43,6 @@ from ..eval.weights import load_eval_weights as load_eval_weights  # its home
 
 MAX_ITERATIONS = 10**12
 DEFAULT_ITERATIONS = 1000          # a search's budget when nothing limits it
-MAX_THREADS = 256
 MAX_NODES = 0xFFFFFFF0                 # node indices are 32-bit
 MAX_MEMORY_MB = float(1 << 20)         # a terabyte
 # Each tree's node pool unless max_nodes or max_memory_mb says otherwise, per thread that
@@ -106,7 +107,20 @@ def _book(name: str, value: object) -> object:
                     f"not {type(value).__name__}")
 
 
+def _threads(name: str, value: object) -> int:
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return 0
+    return check_int(name, value, 0, MAX_THREADS)
+
+
+def _parse_threads(text: str) -> int:
+    return 0 if text.strip().lower() == "auto" else parse_int_text(text)
+
+
 _FLAG = _Kind(check_flag, parse_flag, "true or false")
+_THREADS = _Kind(_threads, _parse_threads,
+                 f"an integer 1-{MAX_THREADS}, or 0 (also 'auto'): the cores this process "
+                 f"may run on, at most {THREADS_CAP} (CYTHELLO_THREADS sets the count)")
 _SECONDS = _Kind(lambda n, v: check_time(v, n), parse_number_text, "seconds, more than 0")
 _SEED = _Kind(_seed, parse_int_text, "an integer")
 _WEIGHTS = _Kind(_weights, str, "'default' or a weights file")
@@ -167,6 +181,14 @@ def selective_empties_setting(default: int = 0) -> Any:
     return _setting(default, _int(0, 40), "from this many empty squares (0: never) a search "
                     "limited by time that has not solved the position plays by the "
                     "selective endgame passes (Multi-ProbCut at 73 % to 99 %, then exact)")
+
+
+def threads_setting(what: str) -> Any:
+    """The threads a search runs on (``what`` says how it spreads over them).  Each
+    settings type's default is 1: a player made in Python is one thread, reproducible with
+    a seed, as a library's object should be when its caller may run many; the levels and
+    the command line ask for 0, the cores this process may run on (cythello._cores)."""
+    return _setting(1, _THREADS, what + "; 0 or 'auto': the cores this process may run on")
 
 
 def progress_interval_setting() -> Any:
@@ -274,6 +296,13 @@ class SettingsType:
     def named(cls, values: Dict[str, Any]) -> Dict[str, Any]:
         """``values`` under each setting's own name (synonyms and old names replaced)."""
         return _new_names(cls, values)
+
+    @property
+    def search_threads(self) -> int:
+        """The threads a search of these settings runs on: ``threads``, or for 0 the
+        cores this process may run on (read when a search is made from the settings, so
+        that a player sent to a worker process takes that worker's share)."""
+        return resolve_threads(cast(Any, self).threads)
 
     def as_dict(self) -> Dict[str, Any]:
         """The settings by name (what ``type(self)(**d)`` makes again)."""

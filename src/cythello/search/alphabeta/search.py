@@ -61,8 +61,8 @@ class AlphaBetaSearch:
 
     def __init__(self, settings: AlphaBetaSettings, weights: PatternWeights) -> None:
         self.settings = settings
-        self.threads = settings.threads
-        self.search = MidgameSearch(weights, settings.table_bits, settings.threads)
+        self.threads = settings.search_threads
+        self.search = MidgameSearch(weights, settings.table_bits, self.threads)
         self.keep = False          # whether the table holds pondering's work to reuse
         self._stop = False
         self._depth = 0            # the deepest iteration to run
@@ -243,7 +243,7 @@ class AlphaBetaPlayer(Engine):
         limit = f", time_limit={s.time_limit}" if s.time_limit is not None else ""
         limit += f", nodes={s.nodes}" if s.nodes is not None else ""
         cut = f", probcut={s.probcut}" if s.probcut is not None else ""
-        cut += f", threads={s.threads}" if s.threads > 1 else ""
+        cut += f", threads={s.threads}" if s.threads != 1 else ""
         return (f"AlphaBetaPlayer(depth={self.depth}, endgame_empties={s.endgame_empties}"
                 f"{limit}{cut})")
 

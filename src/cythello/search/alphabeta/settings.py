@@ -8,7 +8,6 @@ from typing import Any, ClassVar, Optional
 from ..settings import (
     _FLAG,
     _WEIGHTS,
-    MAX_THREADS,
     SettingsType,
     _int,
     _number,
@@ -21,6 +20,7 @@ from ..settings import (
     renamed_settings,
     seed_setting,
     selective_empties_setting,
+    threads_setting,
     time_limit_setting,
 )
 
@@ -68,9 +68,9 @@ class AlphaBetaSettings(SettingsType):
     selective_empties: int = selective_empties_setting(26)
     eval_weights: Any = _setting("default", _WEIGHTS, "the pattern evaluation: 'default' "
                                  "(the shipped weights), a weights file or PatternWeights")
-    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching: from depth 6 lazy "
-                            "SMP (helpers share the table; results then vary from run to "
-                            "run), and the exact solver's")
+    threads: int = threads_setting("threads searching: from depth 6 lazy SMP (helpers "
+                                   "share the table; results then vary from run to run), "
+                                   "and the exact solver's")
     table_bits: int = _setting(DEFAULT_TABLE_BITS, _int(10, 24), "the transposition "
                                "table: 2 ** table_bits buckets of two 32-byte entries "
                                "(16: 4 MB; each bit more doubles it)")

@@ -53,6 +53,7 @@ cdef void _set_evaluator(Context* ctx, PatternWeights weights):
 from cythello.core._cpu cimport v3_function
 from cythello.errors import PlayerBusyError, SettingsError
 from cythello._checks import physical_memory
+from cythello._cores import resolve_threads
 from cythello.search.settings import MAX_THREADS as _MAX_THREADS, check_int, check_number
 
 # The search entry point, from the x86-64-v3 build where the CPU runs it.
@@ -102,7 +103,8 @@ cdef class Solver:
     """An exact endgame solver with its own transposition table (kept between solves, so a
     second solve of a related position is cheaper; 64 MB by default, and 1 MB for each
     thread's table near the leaves).  With ``threads`` > 1, helper threads share the work
-    (young brothers wait, a lock-free shared table).  One solve at a time;
+    (young brothers wait, a lock-free shared table); ``threads=0``: the cores this process
+    may run on (``cythello._cores``; :attr:`threads` says how many).  One solve at a time;
     :meth:`stop` may be called from any thread, and a stop request stands until
     :meth:`clear_stop`."""
 
@@ -117,7 +119,7 @@ cdef class Solver:
 
     def __cinit__(self, table_bits=DEFAULT_TT_BITS, weights="default", threads=1):
         self.table.bits = check_int("table_bits", table_bits, 10, 28)
-        self.threads = check_int("threads", threads, 1, _MAX_THREADS)
+        self.threads = resolve_threads(check_int("threads", threads, 0, _MAX_THREADS))
         _check_table_fits(table_bits, _table_bytes(&self.table))
         self.table.buckets = NULL
         self.table.memory = NULL

@@ -135,9 +135,9 @@ class PUCTSearch(TreeSearchRules):
     def __init__(self, evaluator: Evaluate, settings: PUCTSettings) -> None:
         self.evaluator = evaluator
         self.settings: PUCTSettings = settings
-        self.threads = settings.threads
         self.progress_interval = settings.progress_interval
         self.native = runs_in_c(evaluator)
+        self.threads = _search_threads(evaluator, settings)
         self.forest = settings.forest(1)
         self.rng = np.random.default_rng(settings.seed)
         self.evaluator_calls = 0                # calls into Python, over the player's life
@@ -174,7 +174,7 @@ class PUCTSearch(TreeSearchRules):
                     return StopReason.ITERATIONS    # visits are 32-bit counts (hours)
             leaves, recycled = _grow(forest, self.evaluator, s, self.native,
                                      None if budget is None else budget - done,
-                                     self._calls + 1)
+                                     self._calls + 1, self.threads)
             if leaves and not self.native:
                 self._calls += 1
             self.recycled += recycled
@@ -233,7 +233,7 @@ class PUCTSearch(TreeSearchRules):
         end = threading.Event()
         return ("cythello-puct-ponder",
                 [(_ponder_loop, (self.forest, self.evaluator, self.settings, self.native,
-                                 end, inside))], end.set, None)
+                                 self.threads, end, inside))], end.set, None)
 
     def stop(self) -> None:
         self._stop = True
@@ -299,6 +299,7 @@ class PUCTPlayer(Engine):
         _check_threads(evaluator, self.settings)
         self._puct.evaluator = evaluator
         self._puct.native = runs_in_c(evaluator)
+        self._puct.threads = _search_threads(evaluator, self.settings)
 
     @property
     def evaluator_calls(self) -> int:
@@ -341,17 +342,23 @@ def _check_threads(evaluator: Evaluate, settings: PUCTSettings) -> None:
                             "called from Python spreads its search with batch_size")
 
 
+def _search_threads(evaluator: Evaluate, settings: PUCTSettings) -> int:
+    """The threads a search of ``settings`` guided by ``evaluator`` runs on: for
+    ``threads=0`` the cores, where the evaluator runs in C, else one."""
+    return settings.search_threads if runs_in_c(evaluator) or settings.threads else 1
+
+
 def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, native: bool,
-          budget: Optional[int], call: int) -> Tuple[int, bool]:
+          budget: Optional[int], call: int, threads: int) -> Tuple[int, bool]:
     """One search step of tree 0 (a chunk of them in C when ``native``, on
-    ``settings.threads`` threads once the root is expanded, within the ``budget`` of
+    ``threads`` threads once the root is expanded, within the ``budget`` of
     simulations left), then a recycling if the tree filled up (and the settings ask for
     it): the leaves evaluated and whether it was recycled."""
     want = settings.batch_size if budget is None else min(settings.batch_size, budget)
     steps = 1
-    if native and settings.threads > 1 and forest.root_expanded(0):
+    if native and threads > 1 and forest.root_expanded(0):
         assert runs_in_c(evaluator)
-        leaves = int(forest.run_shared(evaluator, 0, settings.threads,
+        leaves = int(forest.run_shared(evaluator, 0, threads,
                                        MAX_ITERATIONS if budget is None else budget,
                                        SHARED_CHUNK, settings.recycle)[0])
     else:
@@ -367,7 +374,7 @@ def _grow(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings, nativ
 
 
 def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings,
-                 native: bool, end: threading.Event, inside: Set[int]) -> None:
+                 native: bool, threads: int, end: threading.Event, inside: Set[int]) -> None:
     """A pondering thread: grow tree 0 until ``end`` is set (every turn of the player
     sets it and waits for the thread first).  It counts itself ``inside`` the player's
     work while it runs (an evaluator that calls the player from here is refused, as from
@@ -379,7 +386,7 @@ def _ponder_loop(forest: PuctForest, evaluator: Evaluate, settings: PUCTSettings
         call = 0
         while not end.is_set() and forest.root_visits(0) <= MAX_ROOT_VISITS - NATIVE_CHUNK:
             call += 1
-            _grow(forest, evaluator, settings, native, None, call)
+            _grow(forest, evaluator, settings, native, None, call, threads)
     except Exception:       # noqa: BLE001 - the evaluator failed: pondering just ends;
         pass                # the next search calls it again, and raises what it raises
     finally:

@@ -10,7 +10,6 @@ from ..settings import (
     _FLAG,
     DEFAULT_MAX_NODES,
     MAX_NODES,
-    MAX_THREADS,
     SettingsType,
     _choice,
     _int,
@@ -28,6 +27,7 @@ from ..settings import (
     reuse_tree_setting,
     seed_setting,
     selective_empties_setting,
+    threads_setting,
     time_extension_setting,
     time_limit_setting,
 )
@@ -65,9 +65,9 @@ class PUCTSettings(SettingsType):
                                     "for an unvisited child (fpu=parent)")
     batch_size: int = _setting(1, _int(1, MAX_BATCH), "leaves gathered per evaluator call, "
                                "per game")
-    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching one tree at once "
-                            "(the shipped pattern evaluator only; a network called from "
-                            "Python spreads its search with batch_size)")
+    threads: int = threads_setting("threads searching one tree at once (the shipped pattern "
+                                   "evaluator only; a network called from Python spreads "
+                                   "its search with batch_size, and 0 is one thread for it)")
     virtual_loss: float = _setting(1.0, _number(0, 10), "losses a waiting leaf counts on "
                                    "its path, so the next leaves of a batch go elsewhere")
     dirichlet_alpha: float = _setting(0.0, _number(0, 100), "root noise Dir(alpha) over "
@@ -112,7 +112,15 @@ class PUCTSettings(SettingsType):
         and a full tree's recycling is one thread's work while the others wait (at 16
         threads a 4-million-node tree fills in about a third of a second, from the
         simulations a second measured there: docs/results/benchmarks.md)."""
-        return self.max_nodes if self.max_nodes is not None else DEFAULT_MAX_NODES * self.threads
+        if self.max_nodes is not None:
+            return self.max_nodes
+        return DEFAULT_MAX_NODES * self.search_threads
+
+    @property
+    def search_threads(self) -> int:
+        """The threads a search of these settings runs on (see SettingsType's); a batched
+        search (``batch_size`` > 1) is one thread: the batch is its way to spread."""
+        return 1 if self.batch_size > 1 else super().search_threads
 
     @property
     def limits(self) -> Tuple[Optional[int], Optional[float]]:

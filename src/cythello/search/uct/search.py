@@ -58,7 +58,7 @@ class UCTSearch(TreeSearchRules):
     def __init__(self, settings: SearchSettings, weights: Optional[PatternWeights]) -> None:
         self.settings: SearchSettings = settings
         self.weights = weights
-        self.threads = settings.threads
+        self.threads = settings.search_threads
         self.book_scale = settings.eval_scale
         self.progress_interval = settings.progress_interval
         self.trees: List[SearchTree] = []

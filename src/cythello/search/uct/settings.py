@@ -17,7 +17,6 @@ from ..settings import (
     DEFAULT_MAX_NODES,
     MAX_MEMORY_MB,
     MAX_NODES,
-    MAX_THREADS,
     SettingsType,
     _choice,
     _from_dict,
@@ -37,6 +36,7 @@ from ..settings import (
     reuse_tree_setting,
     seed_setting,
     selective_empties_setting,
+    threads_setting,
     time_extension_setting,
     time_limit_setting,
 )
@@ -73,7 +73,7 @@ class SearchSettings(SettingsType):
         "UCB1's term (0: UCB1's)")
     rollout: str = _setting(
         "heuristic", _choice(*(r.value for r in Rollout)), "the playout policy")
-    threads: int = _setting(1, _int(1, MAX_THREADS), "threads searching in parallel")
+    threads: int = threads_setting("threads searching in parallel")
     parallel: str = _setting(
         "tree", _choice("tree", "root"), "threads share one tree with virtual loss (tree) or "
         "grow one each and sum their root statistics (root: reproducible with a seed)")
@@ -155,12 +155,12 @@ class SearchSettings(SettingsType):
     @property
     def tree_count(self) -> int:
         """The trees a search grows: one the threads share, or one per thread (root)."""
-        return 1 if self.parallel == "tree" else self.threads
+        return 1 if self.parallel == "tree" else self.search_threads
 
     @property
     def tree_threads(self) -> int:
         """The threads searching each tree."""
-        return self.threads if self.parallel == "tree" else 1
+        return self.search_threads if self.parallel == "tree" else 1
 
     @property
     def bytes_per_node(self) -> float:
