@@ -40,10 +40,7 @@ def default_threads() -> int:
     text = os.environ.get(ENVIRONMENT, "").strip()
     if not text:
         return min(THREADS_CAP, available_cores())
-    try:
-        count = int(text) if text.isascii() and text.isdigit() else 0
-    except ValueError:
-        count = 0
+    count = int(text) if text.isascii() and text.isdigit() else 0   # digits alone
     if not 1 <= count <= MAX_THREADS:
         raise SettingsError(f"{ENVIRONMENT}={text[:40]!r}: the threads of a search, a whole "
                             f"number from 1 to {MAX_THREADS}")

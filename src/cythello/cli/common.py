@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import IO, TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from .._checks import parse_int_text, shown
+from .._checks import shown
 from .._cores import MAX_THREADS, THREADS_CAP
 from .._files import check_writable, write_atomic
 from ..core._board import Board
@@ -16,6 +16,7 @@ from ..errors import SettingsError
 from ..records.position import board_from_text, looks_like_board_string
 from ..search.engine import EnginePlayer
 from ..search.presets import LEVEL_SEARCH, PRESETS, PUCT_EVALUATORS, PUCT_LEVELS
+from ..search.settings import check_threads, parse_threads
 from ..search.uct import MCTSPlayer
 
 if TYPE_CHECKING:
@@ -82,16 +83,13 @@ def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str]
 def threads_option(text: Optional[str]) -> int:
     """``--threads``: a count, or ``auto`` (0: the cores this process may run on, also
     when the option is not given); a SettingsError (one line) otherwise."""
-    if text is None or text.strip().lower() == "auto":
+    if text is None:
         return 0
     try:
-        count = parse_int_text(text)
-    except ValueError:
-        count = -1
-    if not 0 <= count <= MAX_THREADS:
+        return check_threads("--threads", parse_threads(text))
+    except ValueError:                     # a SettingsError too: one message for both
         raise SettingsError(f"--threads {shown(text)}: a number of threads from 1 to "
-                            f"{MAX_THREADS}, or auto (0)")
-    return count
+                            f"{MAX_THREADS}, or auto (0)") from None
 
 
 def _threads(args: argparse.Namespace) -> int:

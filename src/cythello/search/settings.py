@@ -107,18 +107,21 @@ def _book(name: str, value: object) -> object:
                     f"not {type(value).__name__}")
 
 
-def _threads(name: str, value: object) -> int:
+def check_threads(name: str, value: object) -> int:
+    """A thread count: 0 to MAX_THREADS, or ``"auto"`` (0: the cores this process may run
+    on)."""
     if isinstance(value, str) and value.strip().lower() == "auto":
         return 0
     return check_int(name, value, 0, MAX_THREADS)
 
 
-def _parse_threads(text: str) -> int:
+def parse_threads(text: str) -> int:
+    """A thread count written as text: digits or ``auto`` (0); ValueError otherwise."""
     return 0 if text.strip().lower() == "auto" else parse_int_text(text)
 
 
 _FLAG = _Kind(check_flag, parse_flag, "true or false")
-_THREADS = _Kind(_threads, _parse_threads,
+_THREADS = _Kind(check_threads, parse_threads,
                  f"an integer 1-{MAX_THREADS}, or 0 (also 'auto'): the cores this process "
                  f"may run on, at most {THREADS_CAP} (CYTHELLO_THREADS sets the count)")
 _SECONDS = _Kind(lambda n, v: check_time(v, n), parse_number_text, "seconds, more than 0")
