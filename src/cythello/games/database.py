@@ -339,6 +339,15 @@ class GameDatabase:
         write_ggf(os.fspath(path), games)
         return len(games)
 
+    def write_games(self, path: _PathLike) -> int:
+        """Write this view's games to a games file (``.npz``, :mod:`cythello.games.store`:
+        every column kept, ~40 bytes a game); returns how many."""
+        from .store import STORED, write_games
+        table, rows = self._shared.table, self.rows()
+        write_games(path, {name: table.columns[name][rows] for name in STORED},
+                    table.players, table.tournaments)
+        return len(rows)
+
     def write_transcripts(self, path: _PathLike) -> int:
         """Write this view's games to a text file, a transcript a line."""
         from .._files import write_atomic

@@ -3,7 +3,8 @@
 
 Every source is read into the same columns -- WTHOR files (``.wtb``, with the ``WTH.JOU``
 and ``WTH.TRN`` beside them), GGF files of one game or many (``.ggf``: GGS archives,
-NBoard's saved games) and transcript lists (``.txt``: a game a line) -- so the index, the
+NBoard's saved games) and transcript lists (``.txt``: a game a line) and cythello's own games files (``.npz``, :mod:`.store`:
+self-play kept as games) -- so the index, the
 filters and the statistics never ask where a game came from.  Moves are kept without
 passes, 60 bytes a game (as WTHOR keeps them); the C replay puts the passes back.  A game
 that cannot be replayed is left out and named in ``problems``; a file that cannot be read
@@ -35,10 +36,11 @@ from ..records.wthor import (
     read_wtb,
 )
 from ..squares import PASS
+from .store import GamesFileError, read_games
 
 _PathLike = Union[str, "os.PathLike[str]"]
 
-SUFFIXES = (".wtb", ".ggf", ".txt")
+SUFFIXES = (".wtb", ".ggf", ".txt", ".npz")
 UNKNOWN = -128            # a result or theoretical score the record does not give
 
 _COLUMNS = {
@@ -203,6 +205,30 @@ class _Builder:
                 (-1, 60) if name == "moves" else -1) for name, values in rows.items()})
         self.sources.append(os.fspath(path))
 
+    def stored(self, path: Path) -> None:
+        """A games file (:mod:`.store`); games whose moves do not replay are left out,
+        as for WTHOR files."""
+        columns, players, tournaments = read_games(path)
+        walk = replay(columns["moves"], columns["start_black"], columns["start_white"],
+                      columns["start_turn"])
+        bad = walk["illegal"] | (walk["played"] != columns["played"])
+        for g in np.flatnonzero(bad).tolist():
+            self.problems.append(f"{path.name}, game {g + 1}: its moves do not replay from "
+                                 "its start; game skipped")
+        self.skipped += int(bad.sum())
+        keep = np.logical_not(bad)
+        player_map = np.array([self.number(self.players, name) for name in players], np.int32)
+        tournament_map = np.array([self.number(self.tournaments, name)
+                                   for name in tournaments], np.int32)
+        n = int(keep.sum())
+        picked = {name: column[keep] for name, column in columns.items()}
+        picked["black"] = player_map[picked["black"]] if n else picked["black"]
+        picked["white"] = player_map[picked["white"]] if n else picked["white"]
+        picked["tournament"] = tournament_map[picked["tournament"]] if n \
+            else picked["tournament"]
+        self.add(**picked, source=np.full(n, len(self.sources)), record=np.flatnonzero(keep))
+        self.sources.append(os.fspath(path))
+
     def ggf(self, path: Path) -> None:
         text = read_text(path, "GGF file", InvalidBoardError)
 
@@ -252,7 +278,7 @@ class _Builder:
 
 def load_table(sources: Iterable[_PathLike]) -> GameTable:
     """Every game of ``sources`` (files, folders, glob patterns): ``.wtb`` as WTHOR,
-    ``.ggf`` as GGF, anything else as a transcript list.  A file that cannot be read is a
+    ``.ggf`` as GGF, ``.npz`` as a games file (:mod:`.store`), anything else as a transcript list.  A file that cannot be read is a
     line in ``problems`` (``skipped`` counts the games left out); a source that names no
     file at all is an error."""
     builder = _Builder()
@@ -261,10 +287,12 @@ def load_table(sources: Iterable[_PathLike]) -> GameTable:
         try:
             if suffix == ".wtb":
                 builder.wthor(path)
+            elif suffix == ".npz":
+                builder.stored(path)
             elif suffix == ".ggf":
                 builder.ggf(path)
             else:
                 builder.transcripts(path)
-        except (WthorError, InvalidBoardError) as exc:
+        except (WthorError, InvalidBoardError, GamesFileError) as exc:
             builder.problems.append(f"{exc}; file skipped")
     return builder.table()
