@@ -2,7 +2,8 @@
 iterations, PUCT simulations with depth-1 and depth-2 leaf values, alpha-beta nodes;
 midgame positions, one thread, timed searches without the book or the solver), beside the
 portable-C yardstick's minimal UCT from the same run.  With ``--against SRC`` (another
-checkout's ``src``, built) each figure is measured alternately with that code and this,
+checkout's ``src``, built; "this" is the cythello this Python imports, installed or on
+PYTHONPATH) each figure is measured alternately with that code and this,
 in fresh processes, so that a change to the shell is judged side by side:
 
     python3 benchmarks/bench_engine.py [--seconds 0.5] [--rounds 3]
@@ -14,6 +15,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import List, Optional, Tuple
 
 from _reference import ratio, reference
 
@@ -45,10 +47,16 @@ print(done / spent)
 """
 
 
-def measure(src: Path, kind: str, seconds: float) -> float:
-    env = dict(os.environ, PYTHONPATH=str(src))
+def measure(src: Optional[Path], kind: str, seconds: float) -> float:
+    """One figure, in a fresh process: of the cythello this Python imports (``src=None``:
+    the installed package, or whatever PYTHONPATH already names) or of ``src``."""
+    env = dict(os.environ) if src is None else dict(os.environ, PYTHONPATH=str(src))
     out = subprocess.run([sys.executable, "-c", PROBE, kind, str(seconds), *POSITIONS],
-                         env=env, capture_output=True, text=True, check=True)
+                         env=env, capture_output=True, text=True)
+    if out.returncode:
+        last = (out.stderr.strip().splitlines() or ["no message"])[-1]
+        where = "the installed cythello" if src is None else str(src)
+        raise SystemExit(f"bench_engine: the {kind} probe failed with {where}: {last}")
     return float(out.stdout)
 
 
@@ -59,8 +67,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="measurements of each figure")
     ap.add_argument("--against", type=Path, help="another checkout's src/ to compare with")
     args = ap.parse_args()
-    here = Path(__file__).resolve().parent.parent / "src"
-    trees = [("this", here)] + ([("against", args.against)] if args.against else [])
+    trees: List[Tuple[str, Optional[Path]]] = [("this", None)]
+    trees += ([("against", args.against)] if args.against else [])
     ref = reference()
     uct_ref = ref["uct_iters_per_s"] if ref else None
     print(f"yardstick minimal UCT: {uct_ref:,.0f} it/s" if ref else "yardstick: no C compiler")

@@ -2,6 +2,7 @@
 pipes, board strings however they are typed, help for everything, whole-game analysis,
 and a friendlier ``play``."""
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -386,3 +387,20 @@ def test_a_levels_evaluator_is_the_same_from_python_and_the_command_line():
 def test_a_tournament_of_one_spec_given_three_times_has_three_entrants():
     from cythello.cli import main
     assert main(["tournament", "random", "random", "random", "--games", "2"]) == 0
+
+
+def test_analysing_a_match_game_judges_only_the_players_moves(tmp_path):
+    ggf = tmp_path / "m.ggf"
+    out = run_cli(["match", "easy", "random", "--games", "2", "--ggf", str(ggf), "--seed", "3"])
+    assert out.returncode == 0, out.stderr
+    out = run_cli(["analyse", str(ggf), "--game-index", "1", "--iterations", "30"])
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert "against the choices of the" in last and "30 iterations a move" in last
+    assert "from the recorded start (52 empties)" in last
+    from cythello.records.ggf import iter_games
+    game = list(iter_games(ggf.read_text()))[1]
+    played = [m for m in game.moves if m.move != 64]
+    counted = [int(n) for n in re.findall(r"over (\d+) moves", last)]
+    forced = out.stdout.count("(forced)")
+    assert sum(counted) + forced == len(game.moves) and sum(counted) <= len(played)

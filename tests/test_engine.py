@@ -180,3 +180,21 @@ def test_old_positional_arguments_still_work_with_a_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")                              # keywords: no warning
         player.search(MIDGAME, 100, on_progress=calls.append)
+
+
+def test_every_player_answers_play_and_a_match_takes_specs():
+    board = cy.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    for spec in ("random", "alphabeta:depth=2", "mcts:iterations=50",
+                 "puct:iterations=50"):
+        answer = cy.make_player(spec, seed=1).play(board)
+        assert isinstance(answer, cy.PlayResult) and board.is_legal(answer.move), spec
+    passing = cy.Board("OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOX- X")
+    assert passing.must_pass() and cy.RandomPlayer(1).play(passing).move == cy.PASS
+    with pytest.raises(TypeError, match="cythello.Limit"):
+        cy.RandomPlayer(1).play(board, limit=0.1)
+    result = cy.run_match("random", cy.RandomPlayer(3), 2)
+    assert result.wins + result.draws + result.losses == 2
+    with pytest.raises(TypeError, match="choose_move"):
+        cy.run_match(object(), "random", 2)
+    with pytest.raises(cy.SettingsError, match="unknown player"):
+        cy.run_match("nobody", "random", 2)

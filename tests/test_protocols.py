@@ -382,9 +382,10 @@ def test_cli_match_against_own_gtp_and_nboard_engines(tmp_path):
     assert "game 2/2" in out.stdout and "Elo" in out.stdout
     games = list(iter_games(ggf.read_text()))
     assert len(games) == 2 and all(g.board().is_game_over() for g in games)
-    # The opening's 8 moves were not played by either side: no times; every move after.
-    assert all(m.time is None for g in games for m in g.moves[:8])
-    assert all(m.time is not None and m.time >= 0 for g in games for m in g.moves[8:])
+    # The record starts after the opening's 8 moves (no one's choice): its BO is the
+    # opening position, and every move in it was a player's, with its time.
+    assert all(g.start.empties() == 52 for g in games)
+    assert all(m.time is not None and m.time >= 0 for g in games for m in g.moves)
     ET.fromstring(svg.read_text())
     pictures = sorted((tmp_path / "pictures").glob("game-*.svg"))
     assert [p.name for p in pictures] == ["game-001.svg", "game-002.svg"]

@@ -112,7 +112,7 @@ def test_visits_equal_the_reference(seed, evaluator, c_puct_base, minimax_weight
     board = _random_board(seed, 8 + 8 * seed)        # openings to endgames (passes, ends)
     if board.is_game_over():
         pytest.skip("the random game ended")
-    player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False,
+    player = cy.PUCTPlayer(evaluator, iterations=300, reuse_tree=False, endgame_empties=0,
                            c_puct_base=c_puct_base, minimax_weight=minimax_weight)
     result = player.search(board)
     got = {m.move: m.visits for m in result.moves}
@@ -173,7 +173,7 @@ def test_tree_invariants_and_policy_targets():
         board = _random_board(100 + seed, 20 + 8 * seed)
         if board.is_game_over():
             continue
-        player = cy.PUCTPlayer(disc_lead, iterations=500, batch_size=8)
+        player = cy.PUCTPlayer(disc_lead, iterations=500, batch_size=8, endgame_empties=0)
         result = player.search(board)
         assert player._forest.check_tree(0) == []
         assert result.iterations == 500
@@ -891,7 +891,10 @@ def test_the_endgame_solver_takes_over_when_asked():
                            endgame_empties=12).search(board)
     assert result.stop_reason == "exact"
     assert result.exact_score == max(scores.values()) == scores[result.best_move]
-    assert cy.PUCTPlayer(uniform_evaluator, iterations=50).search(board).stop_reason != "exact"
+    assert cy.PUCTPlayer(uniform_evaluator, iterations=50,
+                         endgame_empties=0).search(board).stop_reason != "exact"
+    # By default it solves from 20 empties, as MCTSPlayer does.
+    assert cy.PUCTPlayer(uniform_evaluator, iterations=50).search(board).stop_reason == "exact"
     # With endgame_by_time the time decides below the cap: a few empties fit any time, a
     # midgame position no short one.
     by_time = cy.PUCTPlayer(uniform_evaluator, time_limit=0.2, endgame_empties=60,

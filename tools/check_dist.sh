@@ -38,8 +38,11 @@ echo "== install into a fresh venv and test the installed wheel"
 "$py" -m venv "$work/test"
 "$work/test/bin/python" -m pip install -q --disable-pip-version-check \
     "$(ls "$work"/dist/*.whl | head -n 1)" pytest
-cp -r tests "$work/tests"
-(cd "$work" && "$work/test/bin/python" -c "import cythello, sys; print('installed', cythello.__version__, 'from', cythello.__file__); assert 'site-packages' in cythello.__file__" \
+# The checkout without src/ (the tests read the README, the docs, pyproject.toml, the
+# workflows...; the package itself must come from the wheel).
+mkdir "$work/tree"
+git ls-files -co --exclude-standard | grep -v '^src/' | tar -cf - -T - | tar -xf - -C "$work/tree"
+(cd "$work/tree" && "$work/test/bin/python" -c "import cythello, sys; print('installed', cythello.__version__, 'from', cythello.__file__); assert 'site-packages' in cythello.__file__" \
     && "$work/test/bin/python" -m pytest -q -m "not slow" tests --ignore=tests/test_packaging.py)
 echo "== stubs of the installed compiled modules (mypy stubtest)"
 "$work/test/bin/python" -m pip install -q --disable-pip-version-check mypy

@@ -163,12 +163,26 @@ def _record(result: MatchResult, g: int, final: Board, times: List[float]) -> No
     result.margins.append(margin)
 
 
+def _as_player(player: Any, which: str) -> Any:
+    """A player, or the player a spec names (as on the command line: ``"medium"``,
+    ``"alphabeta:depth=8"``)."""
+    if isinstance(player, str):
+        from .players import make_player
+        return make_player(player)
+    if not callable(getattr(player, "choose_move", None)):
+        raise TypeError(f"the {which} player must have choose_move(board) or be a player "
+                        f"spec such as 'medium', not {type(player).__name__}")
+    return player
+
+
 def run_match(first: Any, second: Any, games: int,
               openings: Union[Sequence[Board], str, None] = "balanced",
               on_game: Optional[Callable[[int, Board, MatchResult], None]] = None,
               workers: int = 1, backend: str = "local",
               ray_address: Optional[str] = None, sprt: Optional[SPRT] = None) -> MatchResult:
-    """``games`` games, colours alternating (``first`` is black in even-numbered games),
+    """``games`` games, colours alternating (``first`` is black in even-numbered games;
+    each player an object with ``choose_move`` or a spec :func:`~cythello.make_player`
+    takes, such as ``"medium"``),
     each pair of games from the same opening: by default the shipped balanced openings
     (:func:`~cythello.openings.balanced_openings`, in their seed-0 order), or the
     ``openings`` given (boards, used in turn), or a name :func:`~cythello.openings.
@@ -188,6 +202,7 @@ def run_match(first: Any, second: Any, games: int,
         raise SettingsError(f"workers must be a positive int, not {workers!r}")
     if backend not in ("local", "ray"):
         raise SettingsError(f"backend must be 'local' or 'ray', not {backend!r}")
+    first, second = _as_player(first, "first"), _as_player(second, "second")
     if sprt is not None and not isinstance(sprt, SPRT):
         raise TypeError(f"sprt must be an SPRT, not {type(sprt).__name__}")
     if isinstance(openings, str):

@@ -156,11 +156,15 @@ def _player(args: argparse.Namespace, whole_game: bool) -> Any:
     """The player the options ask for (UCT, or PUCT with --search puct); without a preset
     or a limit, the expert for ANALYSE_SECONDS on one position (a first run shows the
     strong search at work, quickly), the medium preset for each position of a game."""
+    return engine_player(_effective(args, whole_game))
+
+
+def _effective(args: argparse.Namespace, whole_game: bool) -> argparse.Namespace:
     if args.preset is None and args.iterations is None and args.time_limit is None:
         changes = {"preset": "medium"} if whole_game else {"preset": "expert",
                                                            "time_limit": ANALYSE_SECONDS}
         args = argparse.Namespace(**{**vars(args), **changes})
-    return engine_player(args)
+    return args
 
 
 def _progress_line() -> Optional[Callable[[SearchResult], None]]:
@@ -176,6 +180,33 @@ def _progress_line() -> Optional[Callable[[SearchResult], None]]:
                          f"{snapshot.best_move_name}{discs} ")
         sys.stderr.flush()
     return show
+
+
+def _judge(args: argparse.Namespace) -> str:
+    """The search that judged the moves, as the closing line names it."""
+    from .common import search_of
+    args = _effective(args, whole_game=True)
+    name = {"puct": "PUCT", "alphabeta": "alpha-beta"}.get(search_of(args), "UCT")
+    limit = (f" at {args.time_limit:g} s a move" if args.time_limit is not None else
+             f" at {args.iterations:,} iterations a move" if args.iterations is not None
+             else "")
+    level = f"the {args.preset} level's" if args.preset else "the"
+    return f"{level} {name} search{limit}"
+
+
+def _losses_line(reviews: List[Any], judge: str, start: Board) -> str:
+    """What the totals are: the discs each side's own moves gave away against the moves
+    the judging search preferred, counted from the recorded start (a match's GGF starts
+    after its opening, so the imposed moves are no one's)."""
+    parts = []
+    for colour in ("black", "white"):
+        judged = [r for r in reviews if r.colour == colour and not r.forced
+                  and r.loss is not None]
+        parts.append(f"{colour} {sum(r.loss for r in judged):.1f} over {len(judged)} moves")
+    where = ("" if start.board_string() == Board().board_string() else
+             f", from the recorded start ({start.empties()} empties)")
+    return (f"discs given away against the choices of {judge}{where}: "
+            + ", ".join(parts))
 
 
 def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> int:
@@ -211,10 +242,7 @@ def _analyse_game(args: argparse.Namespace, start: Board, moves: List[int]) -> i
             final.push(m)
         say("")
         say(final.render(moves[-1] if moves else None, use_colour(sys.stdout)))
-        losses = {c: sum(r.loss or 0 for r in reviews if r.colour == c)
-                  for c in ("black", "white")}
-        say(f"discs lost to the engine's choices: black {losses['black']:.1f}, "
-            f"white {losses['white']:.1f}")
+        say(_losses_line(reviews, _judge(args), start))
     if args.svg:
         write_output(args.svg, evaluation_graph_svg(black_view(reviews),
                                                     title="evaluation for black"), "SVG file")

@@ -152,8 +152,11 @@ class GameOutputs:
                          "SVG file")
         if self.ggf:
             black, white = (self.first, self.second) if g % 2 == 0 else (self.second, self.first)
+            # The record starts after the opening the match imposed (its BO is the
+            # opening position): an analysis then judges only the players' own moves.
             game = GgfGame.from_board(final, black=black, white=white,
-                                      times=[round(t, 2) for t in times])
+                                      times=[round(t, 2) for t in times],
+                                      skip=len(final.move_stack) - len(times))
             if self.stream:
                 self.held.append(game)
             else:

@@ -64,11 +64,21 @@ class GgfGame:
     @classmethod
     def from_board(cls, board: Board, black: str = "", white: str = "",
                    evals: Optional[Sequence[Optional[float]]] = None,
-                   times: Optional[Sequence[Optional[float]]] = None, **tags: str) -> "GgfGame":
-        """A record of ``board``'s move stack, from the position before its first move.
-        ``evals`` and ``times`` belong to the last moves of the stack when they are fewer
-        (a match's times are those of the moves played after its opening)."""
-        stack = board.move_stack
+                   times: Optional[Sequence[Optional[float]]] = None, skip: int = 0,
+                   **tags: str) -> "GgfGame":
+        """A record of ``board``'s move stack, from the position before its first move, or
+        with ``skip`` from the position after its first ``skip`` moves (a match's opening,
+        which neither player chose: the record starts where their game did, as GGS records
+        an XOT game).  ``evals`` and ``times`` belong to the last moves of the stack when
+        they are fewer (a match's times are those of the moves played after its opening)."""
+        full = board.move_stack
+        if not 0 <= skip <= len(full):
+            raise ValueError(f"skip must be 0-{len(full)}, not {skip}")
+        start = board.root()
+        for move in full[:skip]:
+            start.push(move)
+        start = start.copy(stack=False)
+        stack = full[skip:]
 
         def aligned(values: Optional[Sequence[Optional[float]]], what: str
                     ) -> List[Optional[float]]:
@@ -77,7 +87,7 @@ class GgfGame:
                 raise ValueError(f"{len(values)} {what} for {len(stack)} moves")
             return [None] * (len(stack) - len(values)) + values
 
-        game = cls(board.root(), [GgfMove(m, e, t) for m, e, t in
+        game = cls(start, [GgfMove(m, e, t) for m, e, t in
                                   zip(stack, aligned(evals, "evals"), aligned(times, "times"))])
         game.tags.update({"GM": "Othello", "PC": "cythello", "PB": black, "PW": white, "TY": "8"})
         game.tags.update(tags)

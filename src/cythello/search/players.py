@@ -14,6 +14,8 @@ from typing import Any, Optional, Protocol
 from .._moved import moved_name
 from ..core._board import Board
 from ..errors import InvalidBoardError
+from ..squares import PASS
+from .limits import Limit, PlayResult
 
 __all__ = ["Player", "RandomPlayer"]
 
@@ -56,11 +58,20 @@ class RandomPlayer:
         self._rng = random.Random(self.seed)
 
     def choose_move(self, board: Board) -> int:
-        """A uniformly random legal move."""
+        """A uniformly random legal move (``PASS`` when the side to move must pass)."""
         moves = list(board.legal_moves)
         if not moves:
+            if board.must_pass():
+                return PASS
             raise InvalidBoardError("the game is over: there is no move to choose")
         return self._rng.choice(moves)
+
+    def play(self, board: Board, limit: Optional[Limit] = None) -> PlayResult:
+        """The answer every player gives: a random move, no evaluation (``limit`` is
+        accepted and has nothing to bound)."""
+        if limit is not None and not isinstance(limit, Limit):
+            raise TypeError(f"limit must be a cythello.Limit, not {type(limit).__name__}")
+        return PlayResult(self.choose_move(board), None, {})
 
     def __repr__(self) -> str:
         return "RandomPlayer()"

@@ -79,7 +79,9 @@ class PUCTSettings(SettingsType):
     temperature_moves: int = _setting(0, _int(0, 60), "how many of a game's first moves "
                                       "are drawn so (then: the most visited)")
     reuse_tree: bool = reuse_tree_setting()
-    endgame_empties: int = endgame_empties_setting(0)     # the network plays to the end
+    # Solved from 20 empties, as MCTSPlayer does (0: the network plays to the end, as
+    # AlphaZero's search did).
+    endgame_empties: int = endgame_empties_setting(20)
     endgame_by_time: bool = endgame_by_time_setting()
     alphabeta_empties: int = alphabeta_empties_setting()
     selective_empties: int = selective_empties_setting()
