@@ -205,3 +205,20 @@ def test_the_documentation_builds_without_warnings(tmp_path):
     images = {p.name for p in (built / "_images").iterdir()}
     assert {"strength.svg", "probcut.svg"} <= images
     shutil.rmtree(built)
+
+
+def test_the_readme_strength_table_is_the_results_file():
+    """One source for the strength figures: the README's table is written from the results
+    file the strength page is drawn from (tools/readme_strength.py), so it cannot drift."""
+    import csv
+    spec = importlib.util.spec_from_file_location("readme_strength",
+                                                  ROOT / "tools" / "readme_strength.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert tool.current(text) == tool.table(), \
+        "run python3 tools/readme_strength.py --write"
+    # Each row names the figures of its line in the results file.
+    rows = list(csv.DictReader((ROOT / "docs/results/data/matches.csv").open(encoding="utf-8")))
+    changed = [dict(r, elo=str(int(r["elo"]) + 1)) for r in rows]
+    assert tool.table(changed) != tool.table(rows)
