@@ -151,7 +151,7 @@ def test_analyse_a_whole_game(tmp_path):
     assert out.returncode == 0, out.stderr
     rows = [l for l in out.stdout.splitlines() if l[:4].strip().isdigit()]
     assert len(rows) == len(board.move_stack)
-    assert "discs lost" in out.stdout
+    assert "discs given away against the choices of the PUCT search at 300 iterations" in out.stdout
     root = ET.fromstring(svg.read_text())
     assert root.tag.endswith("svg") and "polyline" in svg.read_text()
     # A transcript with --game, as JSON.
@@ -404,3 +404,31 @@ def test_analysing_a_match_game_judges_only_the_players_moves(tmp_path):
     counted = [int(n) for n in re.findall(r"over (\d+) moves", last)]
     forced = out.stdout.count("(forced)")
     assert sum(counted) + forced == len(game.moves) and sum(counted) <= len(played)
+
+
+def test_play_stays_at_game_over_for_save_undo_new_and_quit(tmp_path):
+    board = Board("X" * 62 + "O- X")                      # h8 ends the game
+    save = tmp_path / "end.ggf"
+    script = "\n".join(["h8", "hint", f"save {save}", "undo", "h8", "new", "moves",
+                        "quit"]) + "\n"
+    out = run_cli(["play", board.board_string(), "--iterations", "50", "--seed", "1"], script)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    # Each end said once: one verdict and one transcript line, the board not shown again.
+    assert text.count("you win; transcript: h8") == 2
+    first_end = text[:text.index("you win; ")]
+    assert first_end.count("a b c d e f g h") == 2       # the start and after h8
+    assert "the game is over: save FILE, undo, new" in text   # the prompt's help, and hint's
+    assert "saved the game" in text and cy.records.ggf.read_ggf(str(save))[0].board().is_game_over()
+    assert "took back h8 (you)" in text
+    assert "a new game" in text and text.rstrip().endswith("bye")
+    assert "(no moves yet)" in text.split("a new game", 1)[1]
+
+
+def test_play_can_say_what_the_engine_thought():
+    out = run_cli(["play", "--color", "white", "--iterations", "200", "--seed", "1",
+                   "--book", "none", "--thinking"], "quit\n")
+    assert out.returncode == 0, out.stderr
+    said = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(said) if line.startswith("cythello plays"))
+    assert "iterations in" in said[at + 1] and "most visited:" in said[at + 1]

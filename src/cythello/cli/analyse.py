@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, List, Optional
+from typing import Any, List
 
 from ..core._board import Board
 from ..records.ggf import read_ggf
@@ -20,8 +20,10 @@ from .common import (
     add_search_choice,
     add_search_options,
     check_output,
+    clear_progress,
     engine_player,
     position_from_args,
+    progress_line,
     say,
     use_colour,
     write_output,
@@ -103,11 +105,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.svg:
         check_output(args.svg, "SVG file")
     player = _player(args, whole_game=False)
-    progress = _progress_line()
+    progress = progress_line("searching")
     result = with_exact_scores(board, player.search(board, on_progress=progress, book=False))
-    if progress is not None:
-        sys.stderr.write("\r\033[K")                    # the progress line goes
-        sys.stderr.flush()
+    clear_progress(progress)
     book = _book(args, player)
     known = book.moves(board) if book is not None else []
     database = quoted_database(args, board)
@@ -165,21 +165,6 @@ def _effective(args: argparse.Namespace, whole_game: bool) -> argparse.Namespace
                                                            "time_limit": ANALYSE_SECONDS}
         args = argparse.Namespace(**{**vars(args), **changes})
     return args
-
-
-def _progress_line() -> Optional[Callable[[SearchResult], None]]:
-    """On a terminal, a line on stderr that follows the search (cleared at the end)."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(snapshot: SearchResult) -> None:
-        discs = f", {snapshot.discs:+.1f} discs" if snapshot.discs is not None else ""
-        done = (f"depth {snapshot.depth_text}" if snapshot.depth is not None
-                else f"{snapshot.iterations:,} iterations")
-        sys.stderr.write(f"\r\033[Ksearching {snapshot.elapsed:4.1f} s: {done}, best "
-                         f"{snapshot.best_move_name}{discs} ")
-        sys.stderr.flush()
-    return show
 
 
 def _judge(args: argparse.Namespace) -> str:

@@ -305,3 +305,27 @@ class StatusLine:
                 self.stream.write("\r\033[K")
                 self.stream.flush()
             say(text)
+
+
+def progress_line(what: str) -> Optional[Callable[[Any], None]]:
+    """On a terminal, a status line on stderr that follows a search (``what``: "searching",
+    "cythello is thinking"), for ``on_progress``; None elsewhere (a script's output stays
+    its own).  :func:`clear_progress` removes it."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(snapshot: Any) -> None:
+        discs = f", {snapshot.discs:+.1f} discs" if snapshot.discs is not None else ""
+        done = (f"depth {snapshot.depth_text}" if snapshot.depth is not None
+                else f"{snapshot.iterations:,} iterations")
+        sys.stderr.write(f"\r\033[K{what} {snapshot.elapsed:4.1f} s: {done}, best "
+                         f"{snapshot.best_move_name}{discs} ")
+        sys.stderr.flush()
+    return show
+
+
+def clear_progress(progress: Optional[Callable[[Any], None]]) -> None:
+    """The status line of :func:`progress_line` goes."""
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()

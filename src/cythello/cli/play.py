@@ -5,26 +5,29 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from ..core._board import Board
 from ..errors import IllegalMoveError, InvalidMoveError, SettingsError
 from ..records.ggf import GgfGame, write_ggf
 from ..search.clock import Clock, parse_clock
 from ..search.engine import EnginePlayer
+from ..search.results import SearchResult
 from ..squares import COLOR_NAMES, PASS, parse_move, square_name
 from .common import (
     add_position,
     add_search_choice,
     add_search_options,
+    clear_progress,
     engine_player,
     position_from_args,
+    progress_line,
     say,
     use_colour,
 )
 
 PLAY_HELP = ("type a move (f5), pass (when forced), undo, hint, moves, board, save FILE, "
-             "help or quit")
+             "new, help or quit")
 
 
 def _movers(board: Board) -> List[int]:
@@ -44,15 +47,21 @@ def _move_list(board: Board) -> str:
     return " ".join(parts) or "(no moves yet)"
 
 
+GAME_OVER_HELP = "the game is over: save FILE, undo, new, moves, board or quit"
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """``cythello play``: a game against the engine, commands read from stdin."""
-    board = position_from_args(args)
+    """``cythello play``: a game against the engine, commands read from stdin.  At game
+    over the session goes on (save, undo, new, quit) until the user leaves."""
+    start = position_from_args(args)
+    board = start.copy()
     human = 0 if args.color == "black" else 1
     engine = engine_player(args)
     colour = use_colour(sys.stdout)
     last = board.peek() if board.move_stack else None
     first = len(board.move_stack)          # moves of the start position: not undone
     clock: Optional[Clock] = args.clock
+    announced = False                      # the game-over lines were printed
 
     def show() -> None:
         say(board.render(last, colour))
@@ -60,30 +69,37 @@ def cmd_play(args: argparse.Namespace) -> int:
     say(f"You play {COLOR_NAMES[human]} ({'X' if human == 0 else 'O'}); {PLAY_HELP}.")
     show()
     try:
-        while not board.is_game_over():
-            if board.must_pass():
+        while True:
+            over = board.is_game_over()
+            if over and not announced:
+                _announce(board, human)
+                announced = True
+            if not over and board.must_pass():
                 mover = COLOR_NAMES[board.turn]
                 board.push(PASS)
                 last = PASS
                 say(f"{mover} has no move and passes.")
                 continue
-            if board.turn != human:
+            if not over and board.turn != human:
                 started = time.monotonic()
-                move = _engine_move(engine, board, clock)
+                move, result = _engine_move(engine, board, clock)
                 board.push(move)
                 last = move
                 if args.ponder:
                     engine.ponder(board)          # think while the human does
-                if clock is None:
-                    say(f"cythello plays {square_name(move)}")
-                else:
-                    used = time.monotonic() - started
+                used = time.monotonic() - started
+                spent = f"{used:.1f} s"
+                if clock is not None:
                     clock = clock.after(used)
-                    say(f"cythello plays {square_name(move)} ({used:.1f} s; "
-                        f"{_clock_text(clock.time_left)} left)")
+                    spent += f"; {_clock_text(clock.time_left)} left"
+                say(f"cythello plays {square_name(move)} ({spent})")
+                if args.thinking and result is not None:
+                    say("  " + thinking_text(result))
                 show()
                 continue
-            sys.stdout.write(f"your move ({COLOR_NAMES[human]}): ")
+            prompt = ("game over (save, undo, new or quit): " if over
+                      else f"your move ({COLOR_NAMES[human]}): ")
+            sys.stdout.write(prompt)
             sys.stdout.flush()
             line = sys.stdin.readline()
             if not line:
@@ -97,14 +113,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 say("bye")
                 return 0
             if word in ("help", "?"):
-                say(PLAY_HELP)
+                say(GAME_OVER_HELP if over else PLAY_HELP)
             elif word == "board":
                 show()
             elif word == "moves":
                 say(_move_list(board))
-            elif word == "hint":
-                result = engine.search(board)
-                say(f"hint: {result.best_move_name} ({hint_values(result)})")
             elif word == "save":
                 path = text.split(" ", 1)[1].strip() if " " in text else ""
                 if not path:
@@ -119,9 +132,25 @@ def cmd_play(args: argparse.Namespace) -> int:
                     say("nothing to undo")
                     continue
                 engine.reset()
+                announced = False
                 last = board.peek() if board.move_stack else None
                 say("took back " + ", ".join(taken))
                 show()
+            elif word == "new":
+                board = start.copy()
+                engine.reset()
+                announced = False
+                clock = args.clock
+                last = board.peek() if board.move_stack else None
+                say("a new game")
+                show()
+            elif over:
+                say(GAME_OVER_HELP)
+            elif word == "hint":
+                progress = progress_line("thinking")
+                result = engine.search(board, on_progress=progress)
+                clear_progress(progress)
+                say(f"hint: {result.best_move_name} ({hint_values(result)})")
             else:
                 try:
                     move = parse_move(word)
@@ -131,27 +160,46 @@ def cmd_play(args: argparse.Namespace) -> int:
                     say(f"{exc}; legal: {' '.join(square_name(m) for m in board.legal_moves)}")
                     continue
                 show()
-        outcome = board.outcome()
-        assert outcome is not None
-        verdict = "a draw" if outcome.winner is None else (
-            "you win" if outcome.winner == human else "cythello wins")
-        say("")
-        show()
-        say(f"game over: {outcome.result()} ({verdict})")
-        say(f"transcript: {board.transcript()}")
-        return 0
     finally:
         engine.stop_pondering()
 
 
-def _engine_move(engine: EnginePlayer, board: Board, clock: Optional[Clock]) -> int:
-    """The engine's move: within its own limits, or budgeted from its game clock (and
-    still within its preset's iteration cap, which a clock keeps: an easy preset stays
-    easy)."""
+def _announce(board: Board, human: int) -> None:
+    """The game's end, once (the board was shown after the last move)."""
+    outcome = board.outcome()
+    assert outcome is not None
+    verdict = "a draw" if outcome.winner is None else (
+        "you win" if outcome.winner == human else "cythello wins")
+    say(f"{verdict}; transcript: {board.transcript()}")
+    say(GAME_OVER_HELP)
+
+
+def _engine_move(engine: EnginePlayer, board: Board, clock: Optional[Clock]
+                 ) -> Tuple[int, Optional[SearchResult]]:
+    """The engine's move and its search (None for a forced move, played at once): within
+    its own limits, or budgeted from its game clock (and still within its preset's
+    iteration cap, which a clock keeps: an easy preset stays easy).  On a terminal a
+    status line shows that it is thinking, and what it thinks so far."""
     moves = list(board.legal_moves)
-    if clock is None or len(moves) == 1:
-        return engine.choose_move(board)
-    return engine.search(board, clock=clock).best_move
+    if len(moves) == 1:
+        return engine.choose_move(board), None
+    progress = progress_line("cythello is thinking")
+    try:
+        result = engine.search(board, clock=clock, on_progress=progress)
+    finally:
+        clear_progress(progress)
+    return result.best_move, result
+
+
+def thinking_text(result: SearchResult) -> str:
+    """What the search thought (``--thinking``): its value with its source, its work and
+    the moves it weighed."""
+    work = (f"depth {result.depth_text}" if result.depth is not None
+            else f"{result.iterations:,} iterations")
+    others = ", ".join(f"{m.name} {m.visits:,}" for m in result.moves[:3]) \
+        if result.depth is None else ""
+    text = f"{hint_values(result)}; {work} in {result.elapsed:.1f} s"
+    return text + (f"; most visited: {others}" if others else "")
 
 
 def _clock_argument(text: str) -> Clock:
@@ -197,6 +245,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--clock", type=_clock_argument, metavar="MAIN[+INC]",
                    help="the engine's game clock, e.g. 5:00 or 5:00+2: each move's time "
                         "comes from what is left (instead of --time)")
+    p.add_argument("--thinking", action="store_true",
+                   help="after each of the engine's moves, say what its search thought "
+                        "(value and its source, work, the moves it weighed)")
     p.add_argument("--ponder", action="store_true",
                    help="the engine thinks on your time too (its next search starts from "
                         "what it found)")
