@@ -87,5 +87,49 @@ def _generate(app, config) -> None:
     _write_if_changed(ref / "cli.md", _cli_page())
 
 
+def _mend_source_backlinks(app, exception) -> None:
+    """viewcode names every "[docs]" link of a module's source page after the first name
+    it saw documented from that module: with ``cythello.SPRT`` documented before
+    ``cythello.stats.Pentanomial``, the link of the latter points at
+    ``api.html#cythello.Pentanomial``, which no page has.  Point each such link at the id
+    the page does have for the object (the one whose last names are the same)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    import re
+    out = Path(app.outdir)
+    ids: dict = {}
+
+    def ids_of(page: Path) -> set:
+        if page not in ids:
+            text = page.read_text(encoding="utf-8") if page.is_file() else ""
+            ids[page] = set(re.findall(r'id="([^"]+)"', text))
+        return ids[page]
+
+    link = re.compile(r'href="([^"#]+\.html)#([^"]+)"')
+    for source in (out / "_modules").rglob("*.html"):
+        text = source.read_text(encoding="utf-8")
+        module = ".".join(source.relative_to(out / "_modules").with_suffix("").parts)
+
+        def mend(m: "re.Match[str]") -> str:
+            page = (source.parent / m.group(1)).resolve()
+            known = ids_of(page)
+            if m.group(2) in known:
+                return m.group(0)
+            parts = m.group(2).split(".")
+            for keep in range(len(parts) - 1, 0, -1):
+                tail = "." + ".".join(parts[-keep:])
+                found = sorted(i for i in known if i.endswith(tail))
+                if len(found) > 1:             # the one of this source's own module
+                    found = [i for i in found if i == module + tail]
+                if len(found) == 1:
+                    return f'href="{m.group(1)}#{found[0]}"'
+            return m.group(0)
+
+        mended = link.sub(mend, text)
+        if mended != text:
+            source.write_text(mended, encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", _generate)
+    app.connect("build-finished", _mend_source_backlinks)

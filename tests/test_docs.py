@@ -204,6 +204,18 @@ def test_the_documentation_builds_without_warnings(tmp_path):
     # The results' plots, drawn from the result files by docs/_plots.py.
     images = {p.name for p in (built / "_images").iterdir()}
     assert {"strength.svg", "probcut.svg"} <= images
+    # Every link to a place in a page finds it (the source pages' "[docs]" links too).
+    ids, broken = {}, []
+    for page in built.rglob("*.html"):
+        for target, anchor in re.findall(r'href="([^"#:]+\.html)#([^"]+)"',
+                                         page.read_text(encoding="utf-8")):
+            path = (page.parent / target).resolve()
+            if path not in ids:
+                ids[path] = set(re.findall(r'id="([^"]+)"', path.read_text(encoding="utf-8"))
+                                ) if path.is_file() else set()
+            if anchor not in ids[path]:
+                broken.append(f"{page.relative_to(built)} -> {target}#{anchor}")
+    assert not broken, broken[:10]
     shutil.rmtree(built)
 
 
