@@ -269,3 +269,29 @@ def test_analyse_says_why_a_search_ended_before_the_time_asked():
 def test_every_stop_reason_explains_itself():
     for reason in StopReason:
         assert reason.explanation and reason.explanation != reason.value
+
+
+def test_ending_pondering_is_inside_the_searchs_time():
+    """A search's time counts from when it got the player: the wait for its pondering to
+    end (here an evaluator call of 0.2 s in progress) is part of the move, not added to
+    it (a 3 s GTP move once took 3.7 s so)."""
+    from cythello.nn import uniform_evaluator
+    calls = []
+
+    def slow(planes, legal):
+        calls.append(time.monotonic())
+        time.sleep(0.2)
+        return uniform_evaluator(planes, legal)
+
+    player = cy.PUCTPlayer(slow, time_limit=0.3, endgame_empties=0)
+    board = cy.Board.from_transcript("f5d6c3d3c4f4")
+    player.ponder(board)
+    deadline = time.monotonic() + 5
+    while not calls and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)                              # pondering is inside an evaluator call
+    began = time.monotonic()
+    result = player.search(board)
+    wall = time.monotonic() - began
+    assert result.elapsed >= wall - 0.05, (result.elapsed, wall)
+    player.stop_pondering()

@@ -328,7 +328,8 @@ class Engine:
                 if played is not None:
                     return played
             try:
-                return self._run(board, budget, solve, on_progress or self.on_progress)
+                return self._run(board, budget, solve, on_progress or self.on_progress,
+                                 self._turns.taken_at)
             finally:
                 backend.finish()
 
@@ -343,13 +344,14 @@ class Engine:
         return dict(zip(names, values))
 
     def _run(self, board: Board, budget: Budget, solve: bool,
-             on_progress: Optional[Callable[[SearchResult], None]]) -> SearchResult:
+             on_progress: Optional[Callable[[SearchResult], None]],
+             start: float) -> SearchResult:
         """The search, once the book has no move: an exact solve near the end (half the
         time; the search keeps the rest if the solve does not finish), then the backend
         grows within the budget, reporting progress, with the clock's extension for an
-        unsettled position."""
+        unsettled position.  The time counts from ``start``, when the search got the
+        player (ending its pondering is part of the move)."""
         backend = self._backend
-        start = time.monotonic()
         if solve and not self._stopped and backend.plays_selective(board, budget, self._pace):
             # The selective passes with the whole time (their last pass is the exact solve).
             assert budget.seconds is not None

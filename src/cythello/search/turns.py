@@ -20,6 +20,7 @@ the start of pondering.  So:
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, Sequence, Set, Tuple
@@ -33,6 +34,7 @@ class Turns:
 
     def __init__(self, end_pondering: Callable[[], None]) -> None:
         self._lock = threading.Lock()
+        self.taken_at = 0.0
         self._owner: Optional[int] = None       # the thread whose turn it is
         self._end_pondering = end_pondering
         # The player's pondering threads, which add themselves: an evaluator called there
@@ -72,6 +74,9 @@ class Turns:
                 "callback or its evaluator); call it after the search returns")
         with self._lock:
             self._owner = threading.get_ident()
+            # The moment this call got the player: a search's time counts from here, so
+            # that ending the pondering is inside its budget, not added after it.
+            self.taken_at = time.monotonic()
             try:
                 self._end_pondering()
                 yield
