@@ -295,3 +295,26 @@ def test_ending_pondering_is_inside_the_searchs_time():
     wall = time.monotonic() - began
     assert result.elapsed >= wall - 0.05, (result.elapsed, wall)
     player.stop_pondering()
+
+
+def test_the_endgame_reports_progress_while_it_solves():
+    """The selective passes and the exact solve are C calls of up to the whole move: a
+    search with on_progress still reports while they run (alpha-beta and the expert gave
+    no report at all in a 4 s move at 18-26 empties)."""
+    line = (Path(__file__).parent / "data" / "fforum-40-59.obf").read_text().splitlines()[1]
+    board = cy.Board(line.split(";")[0].strip())          # FFO #41, 22 empties
+    for player in (cy.AlphaBetaPlayer(time=1.5), cy.make_player("expert:time=1.5,threads=1")):
+        reports = []
+        result = player.search(board, on_progress=reports.append)
+        assert result.elapsed < 0.3 or reports, type(player).__name__
+        assert all(r.stop_reason == cy.StopReason.RUNNING and board.is_legal(r.best_move)
+                   and r.depth == 22 for r in reports)
+    # An error of the callback stops the solve at once and reaches the caller.
+
+    def fails(snapshot):
+        raise RuntimeError("the GUI went away")
+
+    began = time.monotonic()
+    with pytest.raises(RuntimeError, match="the GUI went away"):
+        cy.AlphaBetaPlayer(time=20).search(board, on_progress=fails)
+    assert time.monotonic() - began < 2.0

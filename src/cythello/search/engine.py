@@ -26,10 +26,19 @@ from typing import Any, Callable, ClassVar, Dict, Optional, Protocol, Sequence, 
 from ..book.store import Book
 from ..core._board import Board
 from ..errors import InvalidBoardError
+from ..squares import PASS
 from .book_play import book_result
 from .clock import Clock
 from .endgame._solver import Solver
-from .endgame.play import SolverPace, exact_result, plays_selective, selective_result, solve_time
+from .endgame.play import (
+    EndgameProgress,
+    SolverPace,
+    exact_result,
+    plays_selective,
+    run_reporting,
+    selective_result,
+    solve_time,
+)
 from .limits import Budget, Limit, PlayResult, call_limits, play_result, tree_budget
 from .results import SearchResult
 from .states import StopReason
@@ -39,6 +48,7 @@ __all__ = ["EnginePlayer", "Engine", "SearchBackend", "TreeSearchRules", "Budget
            "MIN_PROGRESS_INTERVAL"]
 
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
+ENDGAME_PROGRESS_INTERVAL = 0.25       # ... while a search without an interval solves
 
 # A pondering thread's work: a function and its arguments (neither may hold the player).
 Work = Sequence[Tuple[Callable[..., Any], Tuple[Any, ...]]]
@@ -352,11 +362,20 @@ class Engine:
         unsettled position.  The time counts from ``start``, when the search got the
         player (ending its pondering is part of the move)."""
         backend = self._backend
+        interval = max(backend.progress_interval, MIN_PROGRESS_INTERVAL)
+        # A search that reports each finished step (alpha-beta's depths) has no interval;
+        # its solves report as often as the tree searches' default.
+        solve_interval = (interval if backend.progress_interval > 0 else
+                          getattr(self.settings, "progress_interval", ENDGAME_PROGRESS_INTERVAL))
         if solve and not self._stopped and backend.plays_selective(board, budget, self._pace):
             # The selective passes with the whole time (their last pass is the exact solve).
             assert budget.seconds is not None
-            passes = selective_result(board, self._solver, start, start + budget.seconds,
-                                      backend.threads, self._pace)
+            end = start + budget.seconds
+            report = self._endgame_progress(board, start, on_progress)
+            passes = run_reporting(
+                lambda: selective_result(board, self._solver, start, end,
+                                         backend.threads, self._pace, on_pass=report.add),
+                on_progress, solve_interval, report, self._solver.stop)
             if passes is not None:
                 backend.forget()                 # the tree no longer matches the game
                 if self._stopped and passes.stop_reason != StopReason.EXACT:
@@ -370,8 +389,12 @@ class Engine:
                 # end before its time cap).
                 until = (start + budget.seconds if budget.seconds is not None
                          and budget.iterations is None else None)
-                exact = exact_result(board, self._solver, start, start + seconds,
-                                     backend.threads, self._pace, until=until)
+                exact = run_reporting(
+                    lambda: exact_result(board, self._solver, start, start + seconds,
+                                         backend.threads, self._pace, until=until),
+                    on_progress, solve_interval,
+                    self._endgame_progress(board, start, on_progress),
+                    self._solver.stop)
                 if exact is not None:
                     backend.forget()             # the tree no longer matches the game
                     return exact
@@ -380,7 +403,6 @@ class Engine:
             backend.stop()
         deadline = None if budget.seconds is None else start + budget.seconds
         extra = budget.extra
-        interval = max(backend.progress_interval, MIN_PROGRESS_INTERVAL)
         while True:
             until = deadline
             if on_progress is not None:
@@ -402,6 +424,22 @@ class Engine:
         if reason is None:
             reason = StopReason.TIME if out_of_time else StopReason.STOPPED
         return backend.result(board, start, reason)
+
+    def _endgame_progress(self, board: Board, start: float,
+                          on_progress: Optional[Callable[[SearchResult], None]]
+                          ) -> EndgameProgress:
+        """What the endgame phase reports while it solves; until a pass finishes, the
+        move a 1-ply search over the solver's evaluation prefers (microseconds, and only
+        when someone asks for progress)."""
+        moves = list(board.legal_moves)
+        provisional = moves[0] if moves else PASS
+        if on_progress is not None and self._solver.weights is not None and len(moves) > 1:
+            def value(move: int) -> float:
+                child = board.copy(stack=False)
+                child.push(move)
+                return -self._solver.evaluate_at(child, 1)
+            provisional = max(moves, key=value)
+        return EndgameProgress(board, start, self._backend.threads, provisional)
 
     # -- pondering --------------------------------------------------------------------------
 

@@ -18,8 +18,9 @@ further out.
 from __future__ import annotations
 
 import math
+import threading
 import time
-from typing import List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple, TypeVar
 
 from ...core._board import Board
 from ..results import MoveStats, SearchResult, win_rate_of
@@ -46,6 +47,8 @@ PASS_GROWTH = 1.54
 # one-thread rate, so that the first guess does not start solves that cannot finish.
 DEFAULT_SOLVER_RATE = 5e6
 MIN_TIMED_SOLVE = 0.02           # seconds: a shorter solve measures overheads, not speed
+
+_T = TypeVar("_T")
 
 
 def solve_seconds(time_limit: Optional[float]) -> float:
@@ -189,7 +192,8 @@ def plays_selective(board: Board, selective_empties: int, seconds: Optional[floa
 
 
 def selective_result(board: Board, solver: Solver, start: float, deadline: float,
-                     threads: int = 1, pace: Optional[SolverPace] = None
+                     threads: int = 1, pace: Optional[SolverPace] = None,
+                     on_pass: Optional[Callable[[EndgamePass], None]] = None
                      ) -> Optional[SearchResult]:
     """The selective endgame passes until ``deadline`` as a search result: the move and
     score of the most certain pass that proved one (depth = the empties, ``probability``
@@ -197,7 +201,8 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     not the chance that the score is exact; the exact pass is an exact score; a pass cut
     short after its move reached a score gives that move and the score as its value).  The
     first pass must finish within half the time, as a solve must: else None, and the
-    player's own search takes the other half.  The passes' speed goes to ``pace``."""
+    player's own search takes the other half.  The passes' speed goes to ``pace``; each
+    finished pass to ``on_pass``."""
     first_width = SELECTIVE_PASSES[0][0]
     solver.reserve(board.empties())      # within the move, not past it (_solve_until)
     half = start + (deadline - start) / 2
@@ -208,13 +213,14 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     work: List[Tuple[int, float]] = []   # (nodes, seconds) of each call
     try:
         first = solve_selective(board, max(1e-3, half - time.monotonic()), solver=solver,
-                                widths=[first_width], exact=False)
+                                widths=[first_width], exact=False, on_pass=on_pass)
         work.append((first[-1].nodes, first[-1].elapsed))
         if first[-1].finished:
             passes = first
             more = solve_selective(board, max(1e-3, deadline - time.monotonic()),
                                    solver=solver, guess=first[0].score,
-                                   widths=[t for t, _ in SELECTIVE_PASSES[1:]])
+                                   widths=[t for t, _ in SELECTIVE_PASSES[1:]],
+                                   on_pass=on_pass)
             work.append((more[-1].nodes, more[-1].elapsed))
             passes += more
     except SolveAborted as exc:          # the first pass, or every later one, cut short
@@ -243,3 +249,73 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
         proof=stats.proof, threads=threads,
         exact_score=last.score if last.exact and last.finished else None,
         value=float(last.score), depth=board.empties(), probability=last.certainty / 100)
+
+
+class EndgameProgress:
+    """What an endgame phase can say while it runs (its solves are C calls of up to the
+    whole move): the move and score of its last finished selective pass, or until then a
+    provisional move (the one a shallow search prefers), as a running search result."""
+
+    def __init__(self, board: Board, start: float, threads: int, provisional: int) -> None:
+        self.board, self.start, self.threads = board, start, threads
+        self.provisional = provisional
+        self.last: Optional[EndgamePass] = None
+        self.nodes = 0
+        self._earlier = 0                  # the nodes of the calls before this one
+        self._call = 0                     # this call's nodes so far (each pass adds on)
+
+    def add(self, step: EndgamePass) -> None:
+        """A finished pass (called from the thread that solves)."""
+        if step.nodes < self._call:        # a new solve_selective call counts from 0
+            self._earlier += self._call
+        self._call = step.nodes
+        self.last = step
+        self.nodes = self._earlier + self._call
+
+    def snapshot(self) -> SearchResult:
+        last = self.last
+        if last is None:
+            move, moves, value, probability = self.provisional, [], None, None
+        else:
+            move, value, probability = last.best_move, float(last.score), last.certainty / 100
+            moves = [MoveStats(move, 0, win_rate_of(last.score), None, None, value)]
+        return SearchResult(
+            best_move=move, iterations=self.nodes, root_visits=0, nodes=self.nodes,
+            elapsed=time.monotonic() - self.start,
+            win_rate=moves[0].win_rate if moves else 0.5, principal_variation=[move],
+            moves=moves, stop_reason=StopReason.RUNNING, threads=self.threads, value=value,
+            depth=self.board.empties(), probability=probability)
+
+
+def run_reporting(work: Callable[[], _T], on_progress: Optional[Callable[[SearchResult], None]],
+                  interval: float, progress: EndgameProgress, stop: Callable[[], None]) -> _T:
+    """``work()`` (an endgame phase: GIL-free solves), reporting ``progress`` to
+    ``on_progress`` every ``interval`` seconds from this thread while it runs on another,
+    so that a caller waiting for reports (an analysis line, a GUI's "thinking" display)
+    is not left without any for the whole move.  Without ``on_progress`` it runs here.  A
+    Ctrl-C or an error of ``on_progress`` stops the work (``stop``) before it is raised."""
+    if on_progress is None:
+        return work()
+    box: Dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:       # handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="cythello-endgame", daemon=True)
+    worker.start()
+    try:
+        while True:
+            worker.join(interval)
+            if not worker.is_alive():
+                break
+            on_progress(progress.snapshot())
+    except BaseException:
+        stop()
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]                 # type: ignore[misc]
+    return box["value"]                    # type: ignore[return-value]
