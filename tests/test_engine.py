@@ -198,3 +198,18 @@ def test_every_player_answers_play_and_a_match_takes_specs():
         cy.run_match(object(), "random", 2)
     with pytest.raises(cy.SettingsError, match="unknown player"):
         cy.run_match("nobody", "random", 2)
+
+
+def test_a_play_result_says_what_kind_of_value_its_eval_is():
+    answer = cy.AlphaBetaPlayer(depth=4).play(cy.Board())
+    assert answer.info["value_kind"] == cy.ValueKind.ALPHABETA and answer.eval is not None
+    line = (Path(__file__).parent / "data" / "fforum-1-19.obf").read_text().splitlines()[0]
+    exact = cy.PUCTPlayer().play(cy.Board(line.split(";")[0].strip()))
+    assert exact.info["value_kind"] == cy.ValueKind.EXACT and exact.eval == 18
+
+
+def test_bench_says_when_the_thread_figures_need_a_quieter_machine(monkeypatch):
+    from cythello import _cores, bench
+    assert "quiet" in bench._busy_note()
+    monkeypatch.setattr(_cores, "available_cores", lambda: 1)
+    assert "may run on 1 core" in bench._busy_note()

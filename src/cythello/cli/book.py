@@ -211,12 +211,19 @@ def add_parser(sub: Any) -> None:
             _add_budget(g)
         _add_growth_options(g, defaults)
         g.set_defaults(func=func)
-    s = books.add_parser("show", help="a position's book moves and values")
+    s = books.add_parser("show", help="a position's book moves and values",
+                         description="The book's moves in a position (default: the start), "
+                                     "each with its value in discs for the side to move and "
+                                     "whether the book goes on after it; with --db, what the "
+                                     "games database's players chose there.")
     add_position(s)
     s.add_argument("--book", help="a book file (default: the shipped book)")
     add_database_options(s, required=False)
     s.set_defaults(func=cmd_show)
-    st = books.add_parser("stats", help="size and shape of a book")
+    st = books.add_parser("stats", help="size and shape of a book",
+                          description="How many positions the book holds, the memory they "
+                                      "take, how many have a leaf, the settings it was built "
+                                      "with and its positions by ply.")
     st.add_argument("--book", help="a book file (default: the shipped book)")
     st.set_defaults(func=cmd_stats)
 

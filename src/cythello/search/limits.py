@@ -46,7 +46,10 @@ class Limit:
 @dataclass
 class PlayResult:
     """A player's or an engine's answer: its ``move``, its evaluation in discs for the side
-    to move (``eval``) when it gives one, and what else it reported (``info``: ``nodes``,
+    to move (``eval``) when it gives one -- for cythello's own players, what
+    ``info["value_kind"]`` (a :class:`~cythello.ValueKind`: an exact score, an alpha-beta
+    score, an estimate from a win rate, ...) says it is; an engine client's is whatever
+    the engine reported -- and what else it reported (``info``: ``nodes``,
     ``seconds``, ``depth``, ``pv``, the full ``result`` of one of cythello's searches)."""
 
     move: int
@@ -133,4 +136,7 @@ def play_result(result: SearchResult) -> PlayResult:
                             "pv": list(result.principal_variation), "result": result}
     if result.depth is not None:
         info["depth"] = result.depth
+    kind = result.value_kind()
+    if kind is not None:
+        info["value_kind"] = kind
     return PlayResult(result.best_move, result.discs, info)
