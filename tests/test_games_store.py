@@ -166,3 +166,24 @@ def test_the_command_writes_games_and_refuses_bad_arguments(tmp_path):
                               text=True)
         assert done.returncode == 2 and message in done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_self_play_games_to_weights_end_to_end_bit_for_bit(tmp_path, capsys):
+    """The pipeline Egaroucid's way, on a tiny sample: games played, kept as games, their
+    positions labelled by the final scores, the stages fitted -- the same file twice."""
+    from cythello.eval.weights import load_weights
+    from cythello.training.__main__ import main
+    generate_games(12, tmp_path / "sp", seed=9, games_per_file=6, progress=False,
+                   depth=2, exact=10, random_plies=(8, 14))
+    files = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.weights"
+        assert main(["games", "--db", str(tmp_path / "sp"), "--out", str(out), "--search",
+                     "0", "--stages", "5-8"]) == 0
+        files.append(out.read_bytes())
+    assert files[0] == files[1]
+    assert "12 games" in capsys.readouterr().out
+    weights, base = load_weights(tmp_path / "a.weights"), load_weights()
+    board = next(iter(GameDatabase.open(tmp_path / "sp", index=None))).board_at(30)
+    assert len({weights.evaluate(board.transform(k)) for k in range(8)}) == 1
+    assert weights.evaluate(board) != base.evaluate(board)
