@@ -234,3 +234,25 @@ def test_the_readme_strength_table_is_the_results_file():
     rows = list(csv.DictReader((ROOT / "docs/results/data/matches.csv").open(encoding="utf-8")))
     changed = [dict(r, elo=str(int(r["elo"]) + 1)) for r in rows]
     assert tool.table(changed) != tool.table(rows)
+
+
+README_FIGURE_COMMANDS = [      # the README's figure commands, in a smoke form
+    ["benchmarks/bench_engine.py", "--seconds", "0.05", "--rounds", "1"],
+    ["benchmarks/bench_rules.py", "--seconds", "0.1"],
+    ["benchmarks/strength.py", "--games", "2", "--time", "0.01", "--workers", "1",
+     "--pair", "easy", "random"],
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", README_FIGURE_COMMANDS, ids=lambda c: c[0])
+def test_the_readmes_figure_commands_run_against_the_installed_package(command, tmp_path):
+    """As a newcomer runs them after the README's install: from another folder, with no
+    PYTHONPATH, so that an unbuilt source tree is never what they import."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"python3 {command[0]}" in readme
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, str(ROOT / command[0]), *command[1:]], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
