@@ -10,6 +10,8 @@ them (ridge 10), to the labelled positions of
   from 20 empties: Egaroucid's labels),
 - the WTHOR games before 2019 (the records' perfect-play scores from 24 empties),
 - both together,
+- with ``--search-labels``, the self-play positions labelled instead by depth-4 searches
+  into the stages fitted before (Buro's bootstrapping, as the shipped weights were made),
 
 and prints each weights file's static error on the WTHOR games of 2019-2023 (never
 trained on): exact at 24 empties, and against the records' labels at 28, 32 and 36 (the
@@ -55,6 +57,11 @@ def main() -> None:
     ap.add_argument("--wthor", required=True, help="WTHOR folder")
     ap.add_argument("--ridge", type=float, default=10.0)
     ap.add_argument("--out", type=Path, help="keep the fitted weights files here")
+    ap.add_argument("--search-labels", action="store_true", help="also: the self-play "
+                    "positions labelled by depth-4 searches into the stages fitted before "
+                    "(Buro's bootstrapping) instead of the games' final scores")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the first N fits")
+    ap.add_argument("--workers", type=int, default=2, help="labelling threads")
     args = ap.parse_args()
     started = time.monotonic()
     base, header = read_weights(DEFAULT_PATH)
@@ -70,14 +77,18 @@ def main() -> None:
     print(f"{'weights':36} " + " ".join(f"{e:>6}" for e in JUDGED)
           + "   (mean absolute error, discs; 24: exact)")
     print(f"{'shipped':36} {_errors(base, held)}")
-    for name, positions in (("self-play games", train_s), ("WTHOR before 2019", train_w),
-                            ("both", _join(train_s, train_w))):
+    rows = [("self-play games", train_s, 0.0), ("WTHOR before 2019", train_w, 0.0),
+            ("both", _join(train_s, train_w), 0.0)]
+    if args.search_labels:
+        rows.append(("self-play games, depth-4 search labels", train_s, 1.0))
+    for name, positions, search in rows[args.skip:]:
         packed, _ = fit_from_games(positions, base, STAGES, ridge=args.ridge,
-                                   held_out_from=1 << 30)
+                                   held_out_from=1 << 30, search=search, depth=4,
+                                   workers=args.workers)
         print(f"{name:36} {_errors(packed, held)}", flush=True)
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
-            path = args.out / (name.split()[0].lower() + ".weights")
+            path = args.out / (name.replace(",", "").replace(" ", "-").lower() + ".weights")
             save_weights(path, packed, {
                 "base": dict(header.get("provenance", {})),
                 "fitted": f"research/evaluation/selfplay_games.py, {name}, ridge {args.ridge}, "
