@@ -241,6 +241,10 @@ README_FIGURE_COMMANDS = [      # the README's figure commands, in a smoke form
     ["benchmarks/bench_rules.py", "--seconds", "0.1"],
     ["benchmarks/strength.py", "--games", "2", "--time", "0.01", "--workers", "1",
      "--pair", "easy", "random"],
+    ["benchmarks/bench_eval.py"],
+    ["benchmarks/bench_endgame.py", "--suite", "1-19", "--threads", "1", "--quiet"],
+    ["benchmarks/bench_midgame.py", "--depths", "4", "--seconds", "0.05", "--probcut", "1.5"],
+    ["benchmarks/bench_quality.py", "--endgame", "--times", "0.01", "--players", "easy"],
 ]
 
 
