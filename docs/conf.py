@@ -110,7 +110,7 @@ def _mend_source_backlinks(app, exception) -> None:
         text = source.read_text(encoding="utf-8")
         module = ".".join(source.relative_to(out / "_modules").with_suffix("").parts)
 
-        def mend(m: "re.Match[str]") -> str:
+        def mend(m: "re.Match[str]", source: Path = source, module: str = module) -> str:
             page = (source.parent / m.group(1)).resolve()
             known = ids_of(page)
             if m.group(2) in known:
