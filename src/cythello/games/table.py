@@ -220,13 +220,12 @@ class _Builder:
         player_map = np.array([self.number(self.players, name) for name in players], np.int32)
         tournament_map = np.array([self.number(self.tournaments, name)
                                    for name in tournaments], np.int32)
-        n = int(keep.sum())
         picked = {name: column[keep] for name, column in columns.items()}
-        picked["black"] = player_map[picked["black"]] if n else picked["black"]
-        picked["white"] = player_map[picked["white"]] if n else picked["white"]
-        picked["tournament"] = tournament_map[picked["tournament"]] if n \
-            else picked["tournament"]
-        self.add(**picked, source=np.full(n, len(self.sources)), record=np.flatnonzero(keep))
+        for name in ("black", "white"):
+            picked[name] = player_map[picked[name]]
+        picked["tournament"] = tournament_map[picked["tournament"]]
+        self.add(**picked, source=np.full(int(keep.sum()), len(self.sources)),
+                 record=np.flatnonzero(keep))
         self.sources.append(os.fspath(path))
 
     def ggf(self, path: Path) -> None:

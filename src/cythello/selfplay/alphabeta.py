@@ -76,8 +76,9 @@ def _weights(path: Optional[str]) -> PatternWeights:
 
 
 def play_fast_game(game: int, seed: int, settings: FastSettings) -> Dict[str, Any]:
-    """Game ``game`` of a run seeded ``seed``: its start (after the random prefix), its
-    moves without passes, black's final disc difference and the move count."""
+    """Game ``game`` of a run seeded ``seed``: its ``start`` (after the random prefix), its
+    ``moves`` without passes, black's final disc difference (``result``) and the empty
+    squares left at its end (``end_empties``)."""
     rng = random.Random(game_seed(seed, game))
     lo, hi = settings.random_plies
     while True:                              # a prefix that ends the game is drawn again
