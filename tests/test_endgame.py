@@ -2,6 +2,7 @@
 import random
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -576,3 +577,38 @@ def test_a_table_larger_than_half_the_memory_is_refused_up_front(monkeypatch):
     with pytest.raises(cy.SettingsError, match="at most table_bits="):
         Solver(table_bits=26)
     assert Solver(table_bits=20).table_bytes == 0         # nothing taken yet
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads Linux's /proc")
+def test_a_short_moves_first_table_is_mapped_not_committed():
+    """Committing the 64 MB table costs up to a tenth of a second the first time in a
+    process: a move shorter than COMMIT_SECONDS only maps it (each page is committed when a
+    solve first writes it); a longer one commits it at once."""
+    import os
+
+    from cythello.search.endgame.play import COMMIT_SECONDS, exact_result
+
+    def rss():
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    lazy, eager = Solver(), Solver()
+    before = rss()
+    assert lazy.reserve(20, commit=False) >= 64 << 20
+    mapped = rss() - before
+    before = rss()
+    eager.reserve(20)
+    committed = rss() - before
+    assert mapped < 8 << 20 < 48 << 20 < committed, (mapped, committed)
+    # Both solve alike.
+    board = next(p.board for p in read_obf(DATA / "fforum-1-19.obf"))
+    assert lazy.solve(board)[:2] == eager.solve(board)[:2]
+    # The players' rule: a 0.01 s move maps the table, a move of COMMIT_SECONDS commits it.
+    short, long = Solver(), Solver()
+    before = rss()
+    start = time.monotonic()
+    exact_result(board, short, start, start + 0.01)
+    assert short.table_bytes >= 64 << 20 and rss() - before < 48 << 20
+    before = rss()
+    start = time.monotonic()
+    exact_result(board, long, start, start + COMMIT_SECONDS + 0.5)
+    assert rss() - before > 48 << 20

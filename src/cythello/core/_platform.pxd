@@ -10,7 +10,7 @@ cdef extern from "cy_platform.h" nogil:
     uint64_t cy_bswap64(uint64_t x)      # reverse the bytes: rows 1-8 become 8-1
     void cy_prefetch(const void* p)      # a hint: ``p`` will be read soon
     # A large zeroed table, 2 MB aligned, on huge pages where the OS offers them.
-    void* cy_huge_alloc(size_t bytes)
+    void* cy_huge_alloc(size_t bytes, int commit)
     void* cy_huge_aligned(void* base)
     void cy_huge_free(void* base, size_t bytes)
     double cy_monotonic()

@@ -76,20 +76,23 @@ CY_INLINE double cy_monotonic(void) {
  * table), aligned to 2 MB. On Linux the kernel is asked to back it with huge pages: with 4 KB
  * pages nearly every probe of a 64 MB table also misses the TLB, and the page walk, not the
  * read, is what the search waits for. cy_huge_alloc returns what cy_huge_free takes back
- * (NULL without the memory), its pages already committed; cy_huge_aligned gives the usable
- * start. */
+ * (NULL without the memory), its pages already committed with ``commit`` (else the first
+ * write to each commits it); cy_huge_aligned gives the usable start. */
 #define CY_HUGE_PAGE ((size_t)1 << 21)
 CY_INLINE void* cy_huge_aligned(void* base) {
     return (void*)(((uintptr_t)base + CY_HUGE_PAGE - 1) & ~(uintptr_t)(CY_HUGE_PAGE - 1));
 }
 #if defined(_WIN32)
 #include <stdlib.h>
-CY_INLINE void* cy_huge_alloc(size_t bytes) { return calloc(1, bytes + CY_HUGE_PAGE); }
+CY_INLINE void* cy_huge_alloc(size_t bytes, int commit) {
+    (void)commit;
+    return calloc(1, bytes + CY_HUGE_PAGE);
+}
 CY_INLINE void cy_huge_free(void* base, size_t bytes) { (void)bytes; free(base); }
 #else
 #include <sys/mman.h>
 #define CY_HUGE_TOUCHED ((size_t)1 << 28)   /* at most this much is committed at once */
-CY_INLINE void* cy_huge_alloc(size_t bytes) {
+CY_INLINE void* cy_huge_alloc(size_t bytes, int commit) {
     /* Anonymous pages read as zero. */
     void* base = mmap(NULL, bytes + CY_HUGE_PAGE, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANON, -1, 0);
@@ -99,11 +102,13 @@ CY_INLINE void* cy_huge_alloc(size_t bytes) {
 #if defined(MADV_HUGEPAGE)
     madvise(start, bytes, MADV_HUGEPAGE);
 #endif
-    /* Touch the pages now: the kernel zeroes them here, once (64 MB: tens of ms), not inside
-     * the first solves, whose speed the players time to know what a solve costs. A table
-     * larger than CY_HUGE_TOUCHED (table_bits above 22) is committed as it is used instead,
-     * so that asking for one beyond the machine's memory cannot kill the process. */
-    if (bytes <= CY_HUGE_TOUCHED)
+    /* Touch the pages now: the kernel zeroes them here, once (64 MB: tens of ms, up to a
+     * tenth of a second the first time in a process), not inside the first solves, whose
+     * speed the players time to know what a solve costs. Without ``commit`` (a move too
+     * short to pay for it), and for a table larger than CY_HUGE_TOUCHED (table_bits above
+     * 22, so that asking for one beyond the machine's memory cannot kill the process), the
+     * pages are committed as they are used instead. */
+    if (commit && bytes <= CY_HUGE_TOUCHED)
         for (at = 0; at < bytes; at += 4096) ((volatile char*)start)[at] = 0;
     return base;
 }

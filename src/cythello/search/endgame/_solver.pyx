@@ -163,34 +163,37 @@ cdef class Solver:
         return _table_bytes(&self.table) + (
             self.threads * _table_bytes(&self.near[0]) if self.near != NULL else 0)
 
-    def reserve(self, empties=TT_EMPTIES):
+    def reserve(self, empties=TT_EMPTIES, commit=True):
         """Take the transposition table now if a solve of ``empties`` empty squares will
         use it (solves take it at the first that does): its memory is committed here, tens
-        of milliseconds for the default 64 MB, so that the time of the solve itself
-        measures the search.  Returns :attr:`table_bytes`."""
+        of milliseconds for the default 64 MB (up to a tenth of a second the first time in
+        a process), so that the time of the solve itself measures the search.  With
+        ``commit=False`` (a move too short for that) the table is mapped only, and each
+        page is committed when a solve first writes it.  Returns :attr:`table_bytes`."""
         if self.table.memory == NULL and check_int("empties", empties, 0, 64) >= TT_EMPTIES:
             if self.running:
                 raise PlayerBusyError("this Solver is solving in another thread")
             self.running = True             # the GIL goes while the memory is committed
             try:
-                self._take_table()
+                self._take_table(bool(commit))
             finally:
                 self.running = False
         return self.table_bytes
 
-    cdef void _take_table(self) noexcept:
-        """Allocate the tables (the caller holds ``running``); no memory: solves go
-        without one (without the small ones: the shared one serves every depth)."""
+    cdef void _take_table(self, bint commit=True) noexcept:
+        """Allocate the tables (the caller holds ``running``), committed now with ``commit``;
+        no memory: solves go without one (without the small ones: the shared one serves
+        every depth)."""
         cdef int i
         with nogil:
-            if not _allocate(&self.table):
+            if not _allocate(&self.table, commit):
                 return
             self.near = <Table*>calloc(self.threads, sizeof(Table))
             if self.near == NULL:
                 return
             for i in range(self.threads):
                 self.near[i].bits = min(NEAR_BITS, self.table.bits)
-                if not _allocate(&self.near[i]):
+                if not _allocate(&self.near[i], commit):
                     self._release_near(i)
                     return
 

@@ -33,10 +33,10 @@ cdef inline size_t _table_bytes(Table* t) noexcept nogil:
     return ((<size_t>1) << t.bits) * sizeof(Bucket)
 
 
-cdef inline bint _allocate(Table* t) noexcept nogil:
-    """The table's zeroed buckets (on huge pages where the OS has them); False without
-    the memory."""
-    t.memory = cy_huge_alloc(_table_bytes(t))
+cdef inline bint _allocate(Table* t, bint commit) noexcept nogil:
+    """The table's zeroed buckets (on huge pages where the OS has them), committed now with
+    ``commit`` (else as they are first written); False without the memory."""
+    t.memory = cy_huge_alloc(_table_bytes(t), commit)
     if t.memory == NULL:
         return False
     t.buckets = <Bucket*>cy_huge_aligned(t.memory)

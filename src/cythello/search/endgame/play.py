@@ -47,6 +47,7 @@ PASS_GROWTH = 1.54
 # one-thread rate, so that the first guess does not start solves that cannot finish.
 DEFAULT_SOLVER_RATE = 5e6
 MIN_TIMED_SOLVE = 0.02           # seconds: a shorter solve measures overheads, not speed
+COMMIT_SECONDS = 1.0             # a move this long pays for committing the table up front
 
 _T = TypeVar("_T")
 
@@ -118,9 +119,7 @@ def solve_time(board: Board, endgame_empties: int, by_time: bool,
 def _solve_until(board: Board, solver: Solver, deadline: float,
                  pace: Optional[SolverPace]) -> SolveResult:
     """An outcome-first solve until ``deadline``: finished, or what it had proven."""
-    # The table's memory first (a player's first solve commits 64 MB, tens of
-    # milliseconds): its time comes out of the solve's, not past the deadline.
-    solver.reserve(board.empties())
+    _reserve(solver, board, deadline)
     try:
         solved: SolveResult = solve(board, time_limit=max(1e-3, deadline - time.monotonic()),
                                     solver=solver, outcome_first=True)
@@ -129,6 +128,15 @@ def _solve_until(board: Board, solver: Solver, deadline: float,
     if pace is not None:
         pace.record(solved.nodes, solved.elapsed)
     return solved
+
+
+def _reserve(solver: Solver, board: Board, deadline: float) -> None:
+    """The table's memory before a player's first solve: committed at once (64 MB, tens of
+    milliseconds, a tenth of a second the first time in a process; its time comes out of
+    the solve's) when the move has :data:`COMMIT_SECONDS` left, so that the solve's speed
+    is the search's; in a shorter move only mapped, each page committed as the solve first
+    writes it, so that the move keeps its time."""
+    solver.reserve(board.empties(), commit=deadline - time.monotonic() >= COMMIT_SECONDS)
 
 
 def _playable(solved: SolveResult) -> bool:
@@ -204,7 +212,7 @@ def selective_result(board: Board, solver: Solver, start: float, deadline: float
     player's own search takes the other half.  The passes' speed goes to ``pace``; each
     finished pass to ``on_pass``."""
     first_width = SELECTIVE_PASSES[0][0]
-    solver.reserve(board.empties())      # within the move, not past it (_solve_until)
+    _reserve(solver, board, deadline)    # within the move, not past it
     half = start + (deadline - start) / 2
     passes: List[EndgamePass] = []
     # The move's work, call by call (a pass cut short before it proved a move is not
