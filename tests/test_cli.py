@@ -432,3 +432,21 @@ def test_play_can_say_what_the_engine_thought():
     said = out.stdout.splitlines()
     at = next(i for i, line in enumerate(said) if line.startswith("cythello plays"))
     assert "iterations in" in said[at + 1] and "most visited:" in said[at + 1]
+
+
+def test_files_given_as_positions_are_named_as_files(tmp_path):
+    """A file where a position is expected is said to be a file (and which files the
+    command reads), not misread as a transcript of odd length."""
+    ggf = tmp_path / "game.ggf"
+    assert run_cli(["match", "easy", "random", "--games", "2", "--ggf", str(ggf)]).returncode == 0
+    txt = tmp_path / "game.txt"
+    txt.write_text("f5d6c3\n")
+    for args, words in (
+            (["analyse", str(DATA / "fforum-1-19.obf")], ("names a file", "cythello solve")),
+            (["analyse", str(txt)], ("names a file", ".ggf")),
+            (["solve", str(ggf)], ("names a file", "cythello analyse")),
+            (["solve", "/dev/null"], ("names a file", ".obf")),
+            (["analyse", str(ggf), "--game-index", "9"], ("--game-index 9", "2 games",
+                                                          "from 0 to 1")),
+            (["analyse", str(ggf), "--game-index", "-1"], ("--game-index -1",))):
+        one_line_error(run_cli(args), *words)

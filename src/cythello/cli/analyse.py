@@ -8,6 +8,7 @@ import sys
 from typing import Any, List
 
 from ..core._board import Board
+from ..errors import SettingsError
 from ..records.ggf import read_ggf
 from ..records.svg import board_svg, evaluation_graph_svg
 from ..search.analysis import analyse_game, black_view, with_exact_scores
@@ -86,9 +87,14 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         games = read_ggf(args.position)
         if not games:
             raise ValueError(f"no game in {args.position}")
+        if not 0 <= args.game_index < len(games):
+            raise SettingsError(f"--game-index {args.game_index}: {args.position} holds "
+                                f"{len(games)} game{'s' if len(games) > 1 else ''}, "
+                                f"numbered from 0 to {len(games) - 1}")
         game = games[args.game_index]
         return _analyse_game(args, game.start, game.board().move_stack)
-    board = position_from_args(args)
+    board = position_from_args(args, files="analyse reads a game from a .ggf file; an "
+                                            ".obf suite is for cythello solve")
     if args.game:
         root = board.root()
         return _analyse_game(args, root, board.move_stack)
@@ -251,7 +257,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", action="store_true",
                    help="analyse every move of the transcript instead of its last position")
     p.add_argument("--game-index", type=int, default=0,
-                   help="which game of a .ggf file with several (default: the first)")
+                   help="which game of a .ggf file with several, from 0 (default: the first)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--top", type=int, default=0, help="show only the N most visited moves")
     p.add_argument("--svg", metavar="FILE",

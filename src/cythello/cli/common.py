@@ -50,10 +50,12 @@ def add_position(p: argparse.ArgumentParser, what: str = "the position") -> None
                         "with '-'")
 
 
-def position_from_args(args: argparse.Namespace) -> Board:
+def position_from_args(args: argparse.Namespace, files: str = "") -> Board:
+    """The position of the command line (``files``: what files the command reads instead,
+    for the error a file name gets)."""
     if getattr(args, "board", None) and args.position:
         raise SettingsError("give the position once: as the argument or with --board")
-    return board_from_text(getattr(args, "board", None) or args.position)
+    return board_from_text(getattr(args, "board", None) or args.position, files)
 
 
 def add_search_options(p: argparse.ArgumentParser, default_preset: Optional[str] = "medium",

@@ -50,7 +50,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         elif ";" in item:
             positions.append(parse_obf_line(item))       # keeps the listed scores
         else:
-            positions.append(ObfPosition(board_from_text(item)))
+            positions.append(ObfPosition(board_from_text(
+                item, "solve reads .obf files; a game file is for cythello analyse")))
     if not positions:
         raise SettingsError("give positions (board strings, OBF lines, transcripts) or .obf files")
     if args.passes:
