@@ -160,7 +160,7 @@ def test_the_command_writes_games_and_refuses_bad_arguments(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "2 games in" in done.stdout
     for bad, message in ((["--depth", "0"], "depth must be between 1 and 20"),
-                         (["--random-plies", "x"], "--random-plies takes LO-HI"),
+                         (["--random-plies", "x"], "--random-plies expects LO-HI"),
                          (["--random-plies", "30-10"], "random_plies' most")):
         done = subprocess.run(cmd[:6] + [str(tmp_path / "bad")] + bad, capture_output=True,
                               text=True)

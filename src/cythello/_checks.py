@@ -40,6 +40,16 @@ def parse_int_text(text: str) -> int:
     return int(text)
 
 
+def parse_range_text(name: str, text: str) -> Tuple[int, int]:
+    """``(lo, hi)`` from ``LO-HI`` (or one number, both ends); a SettingsError naming
+    ``name`` otherwise (the bounds are the caller's to check)."""
+    lo, _, hi = text.partition("-")
+    try:
+        return parse_int_text(lo), parse_int_text(hi or lo)
+    except ValueError:
+        raise SettingsError(f"{name} expects LO-HI, not {shown(text)}") from None
+
+
 def parse_number_text(text: str) -> float:
     """A decimal number in ASCII (``0.5``, ``-2``, ``1e-3``); ValueError otherwise."""
     if not _FLOAT_TEXT.fullmatch(text.strip()):

@@ -26,12 +26,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._checks import check_int, check_number
+from .._checks import check_int, check_number, parse_range_text
 from .._version import __version__
 from .._workers import Workers
 from ..core._board import Board
 from ..core._replay import END
-from ..errors import SettingsError
 from ..eval import PatternWeights, load_weights
 from ..games.store import GamesFileError, read_games, write_games
 from ..search.alphabeta._midgame import search
@@ -223,12 +222,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--games-per-file", type=int, default=5000)
     args = ap.parse_args(argv)
     try:
-        lo, _, hi = args.random_plies.partition("-")
-        try:
-            plies = (int(lo), int(hi or lo))
-        except ValueError:
-            raise SettingsError(f"--random-plies takes LO-HI, not {args.random_plies!r}") \
-                from None
+        plies = parse_range_text("--random-plies", args.random_plies)
         probcut = None if args.probcut == "off" else float(args.probcut)
         out = generate_games(args.games, args.out, seed=args.seed, workers=args.workers,
                              depth=args.depth, exact=args.exact, random_plies=plies,

@@ -3,7 +3,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .._checks import check_int, check_number
+from .._checks import check_int, check_number, parse_range_text
 from .._files import check_writable
 from ..errors import SettingsError
 from ..eval import patterns
@@ -79,11 +79,7 @@ def games_main(argv: "list[str]") -> int:
     ap.add_argument("--workers", type=int, default=1, help="labelling threads (default 1)")
     args = ap.parse_args(argv)
     try:
-        lo, _, hi = args.stages.partition("-")
-        try:
-            first, last = int(lo), int(hi or lo)
-        except ValueError:
-            raise SettingsError(f"--stages expects LO-HI, not {args.stages!r}") from None
+        first, last = parse_range_text("--stages", args.stages)
         check_int("--stages", first, 0, patterns.N_STAGES - 1)
         check_int("--stages", last, first, patterns.N_STAGES - 1)
         check_number("--ridge", args.ridge, 0.0, 1e9)
