@@ -26,6 +26,7 @@ from .common import (
     position_from_args,
     progress_line,
     say,
+    search_of,
     use_colour,
     write_output,
 )
@@ -175,7 +176,6 @@ def _effective(args: argparse.Namespace, whole_game: bool) -> argparse.Namespace
 
 def _judge(args: argparse.Namespace) -> str:
     """The search that judged the moves, as the closing line names it."""
-    from .common import search_of
     args = _effective(args, whole_game=True)
     name = {"puct": "PUCT", "alphabeta": "alpha-beta"}.get(search_of(args), "UCT")
     limit = (f" at {args.time_limit:g} s a move" if args.time_limit is not None else

@@ -41,6 +41,7 @@ from .endgame.play import (
 )
 from .limits import Budget, Limit, PlayResult, call_limits, play_result, tree_budget
 from .results import SearchResult
+from .settings import DEFAULT_PROGRESS_INTERVAL
 from .states import StopReason
 from .turns import PonderJob, Turns
 
@@ -48,7 +49,6 @@ __all__ = ["EnginePlayer", "Engine", "SearchBackend", "TreeSearchRules", "Budget
            "MIN_PROGRESS_INTERVAL"]
 
 MIN_PROGRESS_INTERVAL = 0.001          # seconds between on_progress reports, at least
-ENDGAME_PROGRESS_INTERVAL = 0.25       # ... while a search without an interval solves
 
 # A pondering thread's work: a function and its arguments (neither may hold the player).
 Work = Sequence[Tuple[Callable[..., Any], Tuple[Any, ...]]]
@@ -364,9 +364,9 @@ class Engine:
         backend = self._backend
         interval = max(backend.progress_interval, MIN_PROGRESS_INTERVAL)
         # A search that reports each finished step (alpha-beta's depths) has no interval;
-        # its solves report as often as the tree searches' default.
+        # its solves report as often as the tree searches do by default.
         solve_interval = (interval if backend.progress_interval > 0 else
-                          getattr(self.settings, "progress_interval", ENDGAME_PROGRESS_INTERVAL))
+                          getattr(self.settings, "progress_interval", DEFAULT_PROGRESS_INTERVAL))
         if solve and not self._stopped and backend.plays_selective(board, budget, self._pace):
             # The selective passes with the whole time (their last pass is the exact solve).
             assert budget.seconds is not None

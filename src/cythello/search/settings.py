@@ -194,9 +194,12 @@ def threads_setting(what: str) -> Any:
     return _setting(1, _THREADS, what + "; 0 or 'auto': the cores this process may run on")
 
 
+DEFAULT_PROGRESS_INTERVAL = 0.25      # seconds between on_progress reports
+
+
 def progress_interval_setting() -> Any:
     """Seconds between progress reports (a search that can pause)."""
-    return _setting(0.25, _SECONDS, "seconds between on_progress reports")
+    return _setting(DEFAULT_PROGRESS_INTERVAL, _SECONDS, "seconds between on_progress reports")
 
 
 def reuse_tree_setting() -> Any:
